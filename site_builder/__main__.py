@@ -1,0 +1,3 @@
+from site_builder.cli import main
+
+main()

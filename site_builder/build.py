@@ -1,0 +1,119 @@
+"""The build, top to bottom: config -> languages -> data -> content -> charts -> pages -> files -> disk."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from site_builder import assets, charts as chart_catalog, content, data, i18n, output, pages, render
+from site_builder.config import SiteConfig, load_config
+from site_builder.errors import Collector, Problem, SiteError
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    out_dir: Path
+    languages: tuple[str, ...]
+    pages: int
+    charts: int
+    files: int
+    warnings: tuple[Problem, ...]
+    seconds: float
+
+
+def build_date(articles: list[content.Article]) -> dt.date:
+    """The date shown as "updated": SOURCE_DATE_EPOCH when set, else the newest article, so that
+    two builds of the same inputs are byte-identical whatever the clock says."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch:
+        try:
+            return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc).date()
+        except (ValueError, OverflowError):
+            raise SiteError(Problem(f"SOURCE_DATE_EPOCH={epoch!r} is not a Unix timestamp")) from None
+    return max((a.date for a in articles), default=dt.date(1970, 1, 1))
+
+
+def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = None,
+               strict: bool = False) -> BuildReport:
+    started = time.perf_counter()
+    config = load_config(root, base_url)
+    out_dir = out_dir if out_dir is not None else root / "_site"
+
+    warnings: list[Problem] = []
+    languages = []
+    for code in config.languages:
+        language, problems = i18n.load_language(code, config.locales_dir, root)
+        languages.append(language)
+        warnings += problems
+    if strict and warnings:
+        raise SiteError([Problem(p.message, p.path, p.line, p.col, p.hint) for p in warnings])
+
+    # Data and content are independent: report the problems of both in one run.
+    problems = Collector()
+    dataset = articles = None
+    try:
+        dataset = data.load_dataset(config.data_dir, [config.round, config.previous_round], root)
+    except SiteError as error:
+        problems.extend(error)
+    try:
+        articles = content.load_articles(config.content_dir, config.languages, root)
+    except SiteError as error:
+        problems.extend(error)
+    problems.raise_if_any()
+
+    inputs = chart_catalog.ChartInputs(dataset, config.round, config.previous_round)
+    charts = chart_catalog.build_charts(inputs, languages)
+    updated = build_date(articles)
+    site_pages = pages.plan_pages(config, languages, dataset, articles, charts, updated)
+
+    files = output.SiteFiles()
+    theme = assets.theme_assets(config.templates_dir)
+    vega = assets.vega_bundle()
+    for asset in [*theme.values(), vega]:
+        files.add(asset.path, asset.content)
+    asset_paths = {name: asset.path for name, asset in theme.items()} | {"vega.js": vega.path}
+
+    _add_chart_files(files, charts)
+    by_code = {lang.code: lang for lang in languages}
+    envs = {lang.code: render.environment(config.templates_dir, lang, {"assets": asset_paths}) for lang in languages}
+    default_env = envs[config.default_language]
+    for page in site_pages:
+        env = envs[page.lang] if page.lang else default_env
+        context = {**page.context, "page": page, "switcher": pages.switcher(page, list(config.languages))}
+        files.add(page.path, render.render(env, page.template, context))
+
+    for lang in languages:
+        feed_path = f"{lang.code}/feed.xml"
+        own = [a for a in articles if a.lang == lang.code]
+        feed_page = pages.Page(feed_path, lang.code, "feed.xml", config.title[lang.code], {})
+        files.add(feed_path, render.render(envs[lang.code], "feed.xml", {
+            "page": feed_page, "articles": own, "config": config, "updated": updated}))
+    sitemap_page = pages.Page("sitemap.xml", None, "sitemap.xml", "", {})
+    files.add("sitemap.xml", render.render(default_env, "sitemap.xml", {
+        "page": sitemap_page, "pages": [p for p in site_pages if p.in_sitemap], "config": config}))
+    files.add("robots.txt", render.render(default_env, "robots.txt", {
+        "page": pages.Page("robots.txt", None, "robots.txt", "", {}), "config": config}))
+
+    output.write_site(files, out_dir)
+    return BuildReport(out_dir, config.languages, len(site_pages), len(charts), len(files), tuple(warnings),
+                       time.perf_counter() - started)
+
+
+def _add_chart_files(files: output.SiteFiles, charts: list[chart_catalog.Chart]) -> None:
+    """Spec (JSON) and static SVG per chart and language; the plotted rows once per chart as CSV."""
+    render_svg = assets.svg_renderer()
+    for chart in charts:
+        files.add(f"charts/{chart.lang}/{chart.id}.vl.json",
+                  json.dumps(chart.spec, ensure_ascii=False, indent=1, allow_nan=False) + "\n")
+        fixed = {**chart.spec, "width": 640}  # "container" has no meaning outside a page
+        files.add(f"charts/{chart.lang}/{chart.id}.svg", render_svg(fixed))
+        csv_path = f"data/{chart.id}.csv"
+        if csv_path not in files:
+            buffer = io.StringIO()
+            chart.rows.to_csv(buffer, index=False, lineterminator="\n")
+            files.add(csv_path, buffer.getvalue())

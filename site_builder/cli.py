@@ -1,0 +1,69 @@
+"""Command line: parses options and calls the stages; no logic of its own.
+
+Heavy libraries (pandas, altair) are imported inside commands so `--help` stays fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from site_builder import __version__
+
+
+def _fail(error) -> None:
+    for problem in error.problems:
+        click.echo(str(problem), err=True)
+    count = len(error.problems)
+    click.echo(f"build failed: {count} problem{'s' if count != 1 else ''}; the previous site is unchanged",
+               err=True)
+    sys.exit(1)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="site-builder")
+def main() -> None:
+    """Build a multilingual static report site from Markdown articles and benchmark results."""
+
+
+@main.command()
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
+              help="Project folder holding site.toml.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default: ROOT/_site). Replaced atomically.")
+@click.option("--base-url", default=None, help="Absolute URL the site is served from; overrides site.toml.")
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+def build(root: Path, out: Path | None, base_url: str | None, strict: bool) -> None:
+    """Build the site from content/, data/ and templates/."""
+    from site_builder.build import build_site
+    from site_builder.errors import SiteError
+
+    try:
+        report = build_site(root, out, base_url, strict)
+    except SiteError as error:
+        _fail(error)
+    for warning in report.warnings:
+        click.echo(str(warning), err=True)
+    click.echo(f"built {report.out_dir}: {len(report.languages)} languages ({', '.join(report.languages)}), "
+               f"{report.pages} pages, {report.charts} charts, {len(report.warnings)} warnings, "
+               f"{report.files} files in {report.seconds:.2f} s", err=True)
+
+
+@main.command("derive-data")
+@click.option("--source", type=click.Path(exists=True, file_okay=False, path_type=Path), required=True,
+              help="Folder of the published results tables (one <round>/results.csv each).")
+@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("data"),
+              show_default=True, help="The project's data folder to write into.")
+def derive_data(source: Path, data_dir: Path) -> None:
+    """Regenerate data/rounds/<round>/results.csv from the published tables."""
+    from site_builder.derive import write_derived
+    from site_builder.errors import SiteError
+
+    try:
+        written = write_derived(source, data_dir)
+    except SiteError as error:
+        _fail(error)
+    for path in written:
+        click.echo(f"wrote {path}", err=True)

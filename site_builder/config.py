@@ -1,0 +1,150 @@
+"""Site configuration: `site.toml` read against a declared schema into a frozen `SiteConfig`."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from site_builder.errors import Collector, Problem, SiteError
+
+CONFIG_FILE = "site.toml"
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    root: Path
+    """Project directory holding site.toml; every other directory is relative to it."""
+    title: dict[str, str]
+    """Site title per language code, shown in page headers, feeds and the chooser page."""
+    languages: tuple[str, ...]
+    """Language codes to build (BCP 47 / CLDR, e.g. "en", "nl"); each has content/<lang>/."""
+    default_language: str
+    """The language of the x-default pages; must be one of `languages`."""
+    base_url: str
+    """Absolute URL the site is served from (ends with "/"); used only where the web needs
+    absolute URLs: sitemap, feeds, canonical links, the 404 page."""
+    round: str
+    """The MLPerf round the site reports on, e.g. "v6.0"."""
+    previous_round: str
+    """The round to compare against, e.g. "v5.1"."""
+    content_dir: Path
+    data_dir: Path
+    templates_dir: Path
+    locales_dir: Path
+
+    def content_path(self, lang: str) -> Path:
+        return self.content_dir / lang
+
+
+# name -> (python type, required, description); types are checked before conversion.
+_SCHEMA: dict[str, tuple[type, bool, str]] = {
+    "title": (dict, True, "site title per language"),
+    "languages": (list, True, "language codes to build"),
+    "default_language": (str, True, "language of the x-default pages"),
+    "base_url": (str, True, "absolute URL the site is served from"),
+    "round": (str, True, "the round reported on"),
+    "previous_round": (str, True, "the round compared against"),
+    "content_dir": (str, False, "folder of Markdown articles (default: content)"),
+    "data_dir": (str, False, "folder of CSV data (default: data)"),
+    "templates_dir": (str, False, "folder of Jinja2 templates (default: templates)"),
+    "locales_dir": (str, False, "folder of gettext catalogs (default: locales)"),
+}
+_DEFAULT_DIRS = {"content_dir": "content", "data_dir": "data",
+                 "templates_dir": "templates", "locales_dir": "locales"}
+_LANG_CODE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
+_ROUND = re.compile(r"^v\d+\.\d+$")
+
+
+def _line_of(text: str, key: str, table: str | None = None) -> int | None:
+    """Line number of `key = ...` (inside `[table]` when given); tomllib keeps no positions."""
+    current = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        header = re.match(r"^\[([^\[\]]+)\]\s*(#.*)?$", stripped)
+        if header:
+            current = header.group(1).strip()
+            if table is None and current == key:
+                return number
+            continue
+        if current == table and re.match(rf'^"?{re.escape(key)}"?\s*=', stripped):
+            return number
+    return None
+
+
+def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
+    """Read `root/site.toml`; every unknown key, wrong type or bad value is reported together."""
+    path = root / CONFIG_FILE
+    shown = CONFIG_FILE
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SiteError(Problem(f"no {CONFIG_FILE} in {root}", hint="run site-builder in the project folder "
+                                "or pass --root")) from None
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        match = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        line, col = (int(match.group(1)), int(match.group(2))) if match else (None, None)
+        raise SiteError(Problem(f"invalid TOML: {exc}", shown, line, col)) from None
+
+    problems = Collector()
+    for key, value in raw.items():
+        if key not in _SCHEMA:
+            problems.error(f"unknown key '{key}'", shown, _line_of(text, key),
+                           hint="known keys: " + ", ".join(sorted(_SCHEMA)))
+            continue
+        expected = _SCHEMA[key][0]
+        if not isinstance(value, expected):
+            problems.error(f"'{key}' must be a {expected.__name__}, not {type(value).__name__}",
+                           shown, _line_of(text, key))
+    for key, (_, required, description) in _SCHEMA.items():
+        if required and key not in raw:
+            problems.error(f"missing required key '{key}' ({description})", shown)
+    problems.raise_if_any()
+
+    languages = raw["languages"]
+    for lang in languages:
+        if not isinstance(lang, str) or not _LANG_CODE.match(lang):
+            problems.error(f"'languages' holds {lang!r}, which is not a language code",
+                           shown, _line_of(text, "languages"))
+    if len(set(languages)) != len(languages):
+        problems.error("'languages' lists a language twice", shown, _line_of(text, "languages"))
+    if raw["default_language"] not in languages:
+        problems.error(f"'default_language' {raw['default_language']!r} is not in 'languages'",
+                       shown, _line_of(text, "default_language"))
+    for key in ("round", "previous_round"):
+        if not _ROUND.match(raw[key]):
+            problems.error(f"'{key}' must look like v6.0, not {raw[key]!r}", shown, _line_of(text, key))
+    for lang, title in raw["title"].items():
+        if lang not in languages:
+            problems.error(f"unknown key '{lang}' in [title]: not one of 'languages'",
+                           shown, _line_of(text, lang, "title"))
+        elif not isinstance(title, str):
+            problems.error(f"title.{lang} must be a str, not {type(title).__name__}",
+                           shown, _line_of(text, lang, "title"))
+    for lang in languages:
+        if lang not in raw["title"]:
+            problems.error(f"[title] has no title for language '{lang}'", shown, _line_of(text, "title"))
+
+    url = base_url if base_url is not None else raw["base_url"]
+    if not re.match(r"^https?://[^/\s]+(/\S*)?$", url):
+        problems.error(f"base URL {url!r} must be an absolute http(s) URL",
+                       None if base_url is not None else shown,
+                       None if base_url is not None else _line_of(text, "base_url"))
+    problems.raise_if_any()
+    if not url.endswith("/"):
+        url += "/"
+
+    dirs = {key: root / raw.get(key, default) for key, default in _DEFAULT_DIRS.items()}
+    return SiteConfig(
+        root=root,
+        title=dict(raw["title"]),
+        languages=tuple(languages),
+        default_language=raw["default_language"],
+        base_url=url,
+        round=raw["round"],
+        previous_round=raw["previous_round"],
+        **dirs,
+    )

@@ -1,0 +1,179 @@
+"""Load data/ into DataFrames against an explicit schema; every problem names file, line and column."""
+
+from __future__ import annotations
+
+import csv
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from site_builder.errors import Collector, display_path
+
+# Column -> kind. "str" may be empty unless listed in _REQUIRED; numbers may be empty only where
+# listed in _OPTIONAL_NUMBERS (an empty score means "not available", shown as missing).
+RESULT_SCHEMA = {
+    "round": "str", "division": "str", "availability": "str", "hosting": "str",
+    "submitter": "str", "system_name": "str", "system_id": "str", "accelerator": "str",
+    "accelerator_vendor": "str", "accelerator_model": "str", "accelerators_per_node": "int",
+    "number_of_nodes": "int", "total_accelerators": "int", "host_processor": "str",
+    "framework": "str", "benchmark": "str", "score_minutes": "float", "number_of_runs": "int",
+    "rcp_scaling_factor": "float", "score_source": "str", "metadata_source": "str", "notes": "str",
+}
+_REQUIRED = {"round", "division", "submitter", "system_id", "accelerator", "benchmark",
+             "score_source", "total_accelerators", "number_of_nodes", "accelerators_per_node"}
+_OPTIONAL_NUMBERS = {"score_minutes", "rcp_scaling_factor", "number_of_runs"}
+_CHOICES = {
+    "division": {"closed", "open"},
+    "availability": {"available", "preview", "rdi", ""},
+    "hosting": {"cloud", "on-premise", ""},
+    "accelerator_vendor": {"NVIDIA", "AMD", "Google", "Intel", "other"},
+}
+
+BENCHMARK_SCHEMA = {
+    "id": "str", "name": "str", "model": "str", "total_parameters_b": "float",
+    "active_parameters_b": "float", "task": "str", "dataset": "str", "quality_target": "str",
+    "runs_per_result": "int", "round_introduced": "str", "source": "str",
+}
+_BENCHMARK_REQUIRED = {"id", "name", "model", "task", "quality_target", "runs_per_result",
+                       "round_introduced", "source"}
+_BENCHMARK_OPTIONAL_NUMBERS = {"total_parameters_b", "active_parameters_b"}
+
+RESULT_KEY = ("round", "submitter", "system_id", "benchmark")
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """Validated results of every round (one row per result) and the benchmark catalog."""
+
+    results: pd.DataFrame
+    benchmarks: pd.DataFrame
+
+    def round(self, name: str) -> pd.DataFrame:
+        return self.results[self.results["round"] == name]
+
+    def benchmark(self, benchmark_id: str) -> pd.Series:
+        return self.benchmarks.loc[benchmark_id]
+
+
+def _read_table(path: Path, schema: dict[str, str], required: set[str], optional_numbers: set[str],
+                problems: Collector, shown: str) -> pd.DataFrame | None:
+    """Parse one CSV cell by cell so each error can name its line (quoted fields may span lines)."""
+    with path.open(newline="", encoding="utf-8") as handle:
+        reader = csv.reader(handle)
+        header = next(reader, None)
+        if header is None:
+            problems.error("empty CSV file", shown, 1)
+            return None
+        missing = [name for name in schema if name not in header]
+        for name in missing:
+            problems.error(f"missing column '{name}'", shown, 1)
+        if missing:
+            return None
+        index = {name: header.index(name) for name in schema}
+        records, lines = [], []
+        for cells in reader:
+            line = reader.line_num
+            if not any(cell.strip() for cell in cells):
+                continue
+            if len(cells) != len(header):
+                problems.error(f"row has {len(cells)} fields, the header has {len(header)}", shown, line)
+                continue
+            record = {}
+            for name, kind in schema.items():
+                raw = cells[index[name]].strip()
+                record[name] = _convert(raw, name, kind, required, optional_numbers, problems, shown, line)
+            records.append(record)
+            lines.append(line)
+    frame = pd.DataFrame.from_records(records, columns=list(schema))
+    frame["line"] = lines
+    for name, kind in schema.items():
+        if kind == "int":
+            frame[name] = frame[name].astype("Int64")
+        elif kind == "float":
+            frame[name] = frame[name].astype("float64")
+    return frame
+
+
+def _convert(raw: str, name: str, kind: str, required: set[str], optional_numbers: set[str],
+             problems: Collector, shown: str, line: int):
+    if raw == "":
+        if name in required:
+            problems.error(f"column '{name}' is empty", shown, line)
+        if kind == "str":
+            return ""
+        if name not in optional_numbers and name not in required:
+            problems.error(f"column '{name}' is empty", shown, line)
+        return None
+    if kind == "str":
+        allowed = _CHOICES.get(name)
+        if allowed is not None and raw not in allowed:
+            problems.error(f"column '{name}' has {raw!r}; expected one of {sorted(allowed)}", shown, line)
+        return raw
+    try:
+        value = int(raw) if kind == "int" else float(raw)
+    except ValueError:
+        problems.error(f"column '{name}' has {raw!r}, which is not a{'n integer' if kind == 'int' else ' number'}",
+                       shown, line)
+        return None
+    if not math.isfinite(value):
+        problems.error(f"column '{name}' has the non-finite value {raw!r}", shown, line)
+        return None
+    if value < 0:
+        problems.error(f"column '{name}' has the negative value {raw!r}", shown, line)
+        return None
+    return value
+
+
+def load_dataset(data_dir: Path, rounds: list[str], root: Path | None = None) -> Dataset:
+    """Read data/benchmarks.csv and data/rounds/<round>/results.csv for each round; fail once with all problems."""
+    problems = Collector()
+    bench_path = data_dir / "benchmarks.csv"
+    bench_shown = display_path(bench_path, root)
+    benchmarks = None
+    if not bench_path.is_file():
+        problems.error("missing benchmark catalog", bench_shown)
+    else:
+        benchmarks = _read_table(bench_path, BENCHMARK_SCHEMA, _BENCHMARK_REQUIRED,
+                                 _BENCHMARK_OPTIONAL_NUMBERS, problems, bench_shown)
+    if benchmarks is not None:
+        for _, row in benchmarks[benchmarks.duplicated("id", keep="first")].iterrows():
+            problems.error(f"duplicate benchmark id {row['id']!r}", bench_shown, row["line"])
+        benchmarks = benchmarks.drop_duplicates("id").set_index("id", drop=False)
+    known_benchmarks = set(benchmarks["id"]) if benchmarks is not None else set()
+
+    frames = []
+    for round_name in rounds:
+        path = data_dir / "rounds" / round_name / "results.csv"
+        shown = display_path(path, root)
+        if not path.is_file():
+            problems.error(f"missing results for round {round_name}", shown)
+            continue
+        frame = _read_table(path, RESULT_SCHEMA, _REQUIRED, _OPTIONAL_NUMBERS, problems, shown)
+        if frame is None:
+            continue
+        frame["file"] = shown
+        for _, row in frame.iterrows():
+            if row["round"] != round_name:
+                problems.error(f"column 'round' has {row['round']!r} in the folder of {round_name}", shown, row["line"])
+            if benchmarks is not None and row["benchmark"] and row["benchmark"] not in known_benchmarks:
+                problems.error(f"column 'benchmark' has unknown benchmark {row['benchmark']!r}", shown, row["line"],
+                               hint=f"known: {', '.join(sorted(known_benchmarks))} (data/benchmarks.csv)")
+            if (pd.notna(row["number_of_nodes"]) and pd.notna(row["accelerators_per_node"])
+                    and pd.notna(row["total_accelerators"])
+                    and row["number_of_nodes"] * row["accelerators_per_node"] != row["total_accelerators"]):
+                problems.error("column 'total_accelerators' is not number_of_nodes x accelerators_per_node",
+                               shown, row["line"])
+            if pd.notna(row["score_minutes"]) and row["score_minutes"] == 0:
+                problems.error("column 'score_minutes' is zero; leave it empty when there is no score",
+                               shown, row["line"])
+        duplicated = frame[frame.duplicated(list(RESULT_KEY), keep="first")]
+        for _, row in duplicated.iterrows():
+            first = frame[(frame[list(RESULT_KEY)] == row[list(RESULT_KEY)]).all(axis=1)]["line"].iloc[0]
+            problems.error(f"duplicate result ({', '.join(str(row[k]) for k in RESULT_KEY)}), first on line {first}",
+                           shown, row["line"])
+        frames.append(frame)
+    problems.raise_if_any()
+    results = pd.concat(frames, ignore_index=True)
+    return Dataset(results=results, benchmarks=benchmarks)

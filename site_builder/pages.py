@@ -1,0 +1,173 @@
+"""Which pages the site has, where they live and what each shows (the site map as data)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+import pandas as pd
+from slugify import slugify
+
+from site_builder import metrics
+from site_builder.charts import Chart, benchmark_chart_id
+from site_builder.config import SiteConfig
+from site_builder.content import Article, translations_of
+from site_builder.data import Dataset
+from site_builder.i18n import Language
+from site_builder.render import served_path
+
+
+@dataclass(frozen=True)
+class Page:
+    path: str  # output path, always a file
+    lang: str | None  # None for language-neutral pages (the chooser, 404)
+    template: str
+    title: str
+    alternates: dict[str, str]  # language -> path of the same page in that language
+    context: dict = field(default_factory=dict)
+    in_sitemap: bool = True
+    x_default: str | None = None  # the page for readers whose language is not offered
+
+    @property
+    def url_path(self) -> str:
+        return served_path(self.path)
+
+
+def home_path(lang: str) -> str:
+    return f"{lang}/index.html"
+
+
+def benchmark_path(lang: str, benchmark: str) -> str:
+    return f"{lang}/benchmarks/{slugify(benchmark)}/index.html"
+
+
+def score_source_label(source: str, lang: Language) -> str:
+    """Short, translated name of where a score comes from; the full text goes in a tooltip."""
+    _ = lang.gettext
+    if source.startswith("computed here"):
+        return _("computed from the result logs")
+    if source.startswith("submitter-committed"):
+        return _("submitter's summary.json")
+    if source.startswith("published by the submitter"):
+        return _("published by the submitter")
+    if source.startswith("mlperf_logging.result_summarizer"):
+        return _("official result summarizer")
+    if source.startswith("not computed"):
+        return _("not computed")
+    return source
+
+
+def task_label(task: str, lang: Language) -> str:
+    _ = lang.gettext
+    return {
+        "llm-pretraining": _("Large language model pretraining"),
+        "llm-finetuning": _("Large language model fine-tuning"),
+        "text-to-image": _("Text-to-image generation"),
+        "recommendation": _("Recommendation"),
+        "object-detection": _("Object detection"),
+        "graph-node-classification": _("Graph node classification"),
+    }.get(task, task)
+
+
+def _optional(value):
+    return None if value is None or (isinstance(value, float) and pd.isna(value)) or value is pd.NA else value
+
+
+def result_rows(entries: pd.DataFrame, lang: Language) -> list[dict]:
+    """Table rows: scored results fastest first, then unscored ones by scale."""
+    ordered = entries.assign(missing=entries["score_minutes"].isna()).sort_values(
+        ["missing", "score_minutes", "total_accelerators", "submitter", "system_id"])
+    return [{
+        "submitter": row["submitter"], "system": row["system_id"], "system_name": row["system_name"],
+        "accelerator": row["accelerator"], "accelerator_model": row["accelerator_model"],
+        "accelerators": int(row["total_accelerators"]), "nodes": int(row["number_of_nodes"]),
+        "framework": row["framework"], "score": _optional(row["score_minutes"]),
+        "source_label": score_source_label(row["score_source"], lang), "source": row["score_source"],
+        "hosting": row["hosting"], "inferred": row["metadata_source"].startswith("inferred"),
+    } for _, row in ordered.iterrows()]
+
+
+def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, articles: list[Article],
+               charts: list[Chart], updated: dt.date) -> list[Page]:
+    current = dataset.round(config.round)
+    previous = dataset.round(config.previous_round)
+    headline = metrics.headline(current)
+    round_benchmarks = [b for b in dataset.benchmarks.index if b in set(current["benchmark"])]
+    charts_by = {(c.lang, c.id): c for c in charts}
+    lang_names = {lang.code: lang.native_name for lang in languages}
+    codes = [lang.code for lang in languages]
+    homes = [{"code": lang.code, "name": lang.native_name, "title": config.title[lang.code],
+              "path": home_path(lang.code), "not_found": lang.gettext("This page does not exist.")}
+             for lang in languages]
+    common = {"config": config, "updated": updated, "lang_names": lang_names, "languages": codes}
+
+    pages = [Page("index.html", None, "chooser.html", config.title[config.default_language],
+                  {code: home_path(code) for code in codes},
+                  {**common, "homes": homes}, x_default="index.html")]
+
+    for lang in languages:
+        code = lang.code
+        own = [a for a in articles if a.lang == code]
+        others = sorted((a for a in articles if a.lang != code), key=lambda a: (codes.index(a.lang), a.slug))
+        fastest = metrics.fastest_per_benchmark(current, round_benchmarks)
+        benchmarks = [{
+            "id": b, "name": dataset.benchmarks.loc[b, "name"], "path": benchmark_path(code, b),
+            "results": int((current["benchmark"] == b).sum()),
+            "scored": int(((current["benchmark"] == b) & current["score_minutes"].notna()).sum()),
+            "new": dataset.benchmarks.loc[b, "round_introduced"] == config.round,
+        } for b in round_benchmarks]
+        fastest_rows = [{
+            "benchmark": row["benchmark"], "name": dataset.benchmarks.loc[row["benchmark"], "name"],
+            "path": benchmark_path(code, row["benchmark"]), "score": _optional(row["score_minutes"]),
+            "submitter": row.get("submitter"), "system": row.get("system_id"),
+            "accelerator": row.get("accelerator"), "accelerators": _optional(row.get("total_accelerators")),
+            "source_label": score_source_label(row["score_source"], lang) if isinstance(row.get("score_source"), str) else "",
+            "source": row.get("score_source") if isinstance(row.get("score_source"), str) else "",
+        } for _, row in fastest.iterrows()]
+        pages.append(Page(home_path(code), code, "home.html", config.title[code],
+                          {c: home_path(c) for c in codes}, {
+                              **common, "headline": headline, "fastest": fastest_rows, "benchmarks": benchmarks,
+                              "charts": [charts_by[(code, "fastest-per-benchmark")], charts_by[(code, "deepseek-scaling")]],
+                              "own_articles": own, "other_articles": others,
+                          }, x_default="index.html"))
+
+        for article in own:
+            translations = translations_of(article, articles)
+            alternates = {code: article.path, **{t.lang: t.path for t in translations}}
+            pages.append(Page(article.path, code, "article.html", article.title,
+                              {c: alternates[c] for c in codes if c in alternates},
+                              {**common, "article": article, "translations": sorted(
+                                  translations, key=lambda t: codes.index(t.lang))},
+                              x_default=alternates.get(config.default_language)))
+
+        for b in round_benchmarks:
+            facts = dataset.benchmarks.loc[b]
+            entries = current[current["benchmark"] == b]
+            before = previous[previous["benchmark"] == b]
+            comparison = None
+            if len(before):
+                best_now = metrics.fastest_per_benchmark(entries).iloc[0]
+                best_before = metrics.fastest_per_benchmark(before).iloc[0]
+                comparison = {
+                    "round": config.previous_round, "results": len(before),
+                    "scored": int(before["score_minutes"].notna().sum()),
+                    "before": best_before, "now": best_now,
+                    "speedup": _optional(best_before["score_minutes"] / best_now["score_minutes"]),
+                    "unscored_now": int(entries["score_minutes"].isna().sum()),
+                }
+            pages.append(Page(benchmark_path(code, b), code, "benchmark.html", str(facts["name"]),
+                              {c: benchmark_path(c, b) for c in codes}, {
+                                  **common, "benchmark": facts, "task": task_label(facts["task"], lang),
+                                  "rows": result_rows(entries, lang), "chart": charts_by[(code, benchmark_chart_id(b))],
+                                  "comparison": comparison, "scored": int(entries["score_minutes"].notna().sum()),
+                                  "benchmarks": [{"id": x, "name": dataset.benchmarks.loc[x, "name"],
+                                                  "path": benchmark_path(code, x)} for x in round_benchmarks],
+                              }, x_default=benchmark_path(config.default_language, b)))
+
+    pages.append(Page("404.html", None, "404.html", "404", {}, {**common, "homes": homes}, in_sitemap=False))
+    return pages
+
+
+def switcher(page: Page, languages: list[str]) -> list[tuple[str, str, bool]]:
+    """For each language: the equivalent page, or that language's home when the page has no translation."""
+    return [(code, page.alternates.get(code, home_path(code)), code in page.alternates) for code in languages]
