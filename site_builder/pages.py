@@ -141,7 +141,7 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
                               x_default=alternates.get(config.default_language)))
 
         for b in round_benchmarks:
-            facts = dataset.benchmarks.loc[b]
+            facts = {key: _optional(value) for key, value in dataset.benchmarks.loc[b].to_dict().items()}
             entries = current[current["benchmark"] == b]
             before = previous[previous["benchmark"] == b]
             comparison = None

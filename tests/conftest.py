@@ -1,0 +1,154 @@
+"""Shared fixtures: the project root, a scratch-site factory, and one build of the shipped site."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED_DATA = ROOT.parent / "shared" / "data" / "mlperf-training"
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true",
+                     help="rewrite tests/golden/expected from a fresh build of tests/golden/site")
+
+
+@pytest.fixture
+def update_golden(request) -> bool:
+    return request.config.getoption("--update-golden")
+
+
+def write_files(root: Path, files: dict[str, str]) -> Path:
+    for relative, text in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return root
+
+
+MINI_CONFIG = """
+    languages = ["en", "nl"]
+    default_language = "en"
+    base_url = "https://example.org/mini/"
+    round = "v6.0"
+    previous_round = "v5.1"
+    templates_dir = "{templates}"
+    locales_dir = "{locales}"
+
+    [title]
+    en = "Mini report"
+    nl = "Mini-rapport"
+    """
+
+MINI_BENCHMARKS = """
+    id,name,model,total_parameters_b,active_parameters_b,task,dataset,quality_target,runs_per_result,round_introduced,source
+    deepseekv3_671b,DeepSeek-V3 671B,DeepSeek-V3,671,37,llm-pretraining,C4,eval_accuracy <= 3.6,3,v6.0,test fixture
+    llama31_8b,Llama 3.1 8B,Llama 3.1 8B,8,8,llm-pretraining,C4,eval_accuracy <= 3.3,10,v5.1,test fixture
+    """
+
+HEADER = ("round,division,availability,hosting,submitter,system_name,system_id,accelerator,accelerator_vendor,"
+          "accelerator_model,accelerators_per_node,number_of_nodes,total_accelerators,host_processor,framework,"
+          "benchmark,score_minutes,number_of_runs,rcp_scaling_factor,score_source,metadata_source,notes")
+
+MINI_V60 = HEADER + """
+    v6.0,closed,available,cloud,Acme,a512,a512,GB300,NVIDIA,GB300,4,128,512,Grace,PyTorch,deepseekv3_671b,20.5,3,1.0,computed here from the result logs,systems json,
+    v6.0,closed,available,cloud,Acme,a2048,a2048,GB300,NVIDIA,GB300,4,512,2048,Grace,PyTorch,deepseekv3_671b,6.25,3,1.0,computed here from the result logs,systems json,
+    v6.0,closed,available,on-premise,Beta,b8,b8,MI355X,AMD,MI355X,8,1,8,EPYC,PyTorch,llama31_8b,86.8446,10,1.0,computed here from the result logs,systems json,
+    v6.0,closed,available,on-premise,Beta,b16,b16,MI355X,AMD,MI355X,8,2,16,EPYC,PyTorch,llama31_8b,,10,,not computed (result logs not read),systems json,
+    """
+
+MINI_V51 = HEADER + """
+    v5.1,closed,available,on-premise,Beta,b8,b8,MI355X,AMD,MI355X,8,1,8,EPYC,PyTorch,llama31_8b,99.5,10,1.0,mlperf_logging.result_summarizer 4.1.68,systems json,
+    """
+
+MINI_ARTICLES = {
+    "content/en/hello.md": """
+        ---
+        title: "Hello, round"
+        date: 2026-06-20
+        summary: "A short test article."
+        authors: ["Test desk"]
+        tags: ["mlperf"]
+        key: hello
+        ---
+        ## A heading
+
+        Some text with a footnote.[^1]
+
+        | a | b |
+        |---|---|
+        | 1 | 2 |
+
+        [^1]: The source.
+        """,
+    "content/nl/hallo.md": """
+        ---
+        title: "Hallo, ronde"
+        date: 2026-06-21
+        summary: "Een kort testartikel."
+        authors: ["Testredactie"]
+        tags: ["mlperf"]
+        key: hello
+        ---
+        ## Een kop
+
+        Wat tekst.
+        """,
+    "content/nl/alleen.md": """
+        ---
+        title: "Alleen in het Nederlands"
+        date: 2026-06-22
+        summary: "Bestaat niet in het Engels."
+        authors: ["Testredactie"]
+        tags: ["mlperf"]
+        key: only-dutch
+        ---
+        Alleen hier.
+        """,
+}
+
+
+def csv_text(text: str) -> str:
+    """CSV fixtures are written indented in this file: strip each line."""
+    return "\n".join(line.strip() for line in text.strip().splitlines()) + "\n"
+
+
+def mini_site_files(templates: str = str(ROOT / "templates"), locales: str = str(ROOT / "locales")) -> dict[str, str]:
+    return {
+        "site.toml": MINI_CONFIG.format(templates=templates, locales=locales),
+        "data/benchmarks.csv": csv_text(MINI_BENCHMARKS),
+        "data/rounds/v6.0/results.csv": csv_text(MINI_V60),
+        "data/rounds/v5.1/results.csv": csv_text(MINI_V51),
+        **MINI_ARTICLES,
+    }
+
+
+@pytest.fixture
+def mini_site(tmp_path) -> Path:
+    """A small two-language site (en, nl) using the shipped templates and catalogs."""
+    return write_files(tmp_path / "site", mini_site_files())
+
+
+@pytest.fixture(scope="session")
+def shipped_site(tmp_path_factory) -> Path:
+    """One build of the repository's own site, shared by the tests that only read it."""
+    from site_builder.build import build_site
+
+    out = tmp_path_factory.mktemp("shipped") / "_site"
+    build_site(ROOT, out)
+    return out
+
+
+def copy_project(destination: Path) -> Path:
+    """A copy of the project inputs (not the package) to break on purpose."""
+    for name in ("site.toml", "content", "data", "templates", "locales"):
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, destination / name)
+        else:
+            shutil.copy2(source, destination / name)
+    return destination

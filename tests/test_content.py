@@ -1,0 +1,95 @@
+import datetime as dt
+
+import pytest
+
+from site_builder.content import load_articles, render_markdown, translations_of
+from site_builder.errors import SiteError
+from tests.conftest import ROOT, write_files
+
+GOOD = """
+    ---
+    title: "Đà Nẵng"
+    date: 2026-06-20
+    summary: "Test"
+    authors: ["Desk"]
+    tags: ["a"]
+    key: k
+    ---
+    ## Kết quả
+
+    Text.[^1]
+
+    | a | b |
+    |---|---|
+    | 1 | 2 |
+
+    [^1]: Note.
+    """
+
+
+def _load(root, languages=("en",)):
+    return load_articles(root / "content", languages, root)
+
+
+def test_article_fields_slug_and_markdown_features(tmp_path):
+    write_files(tmp_path, {"content/en/Đà Nẵng.md": GOOD})
+    [article] = _load(tmp_path)
+    assert article.slug == "da-nang"  # python-slugify transliteration
+    assert article.date == dt.date(2026, 6, 20)
+    assert article.path == "en/articles/da-nang/index.html"
+    assert '<h2 id="ket-qua">' in article.html  # heading anchors
+    assert "<table>" in article.html and 'class="footnote"' in article.html
+
+
+def test_front_matter_problems_name_file_and_line_all_at_once(tmp_path):
+    bad_type = GOOD.replace("date: 2026-06-20", "date: soon")
+    unknown = GOOD.replace('tags: ["a"]', 'tags: ["a"]\n    colour: red')
+    missing = GOOD.replace('    summary: "Test"\n', "")
+    write_files(tmp_path, {"content/en/a.md": bad_type, "content/en/b.md": unknown,
+                           "content/en/c.md": missing, "content/en/d.md": "no front matter\n",
+                           "content/en/e.md": GOOD.replace('title: "Đà Nẵng"', "title: [unclosed")})
+    with pytest.raises(SiteError) as caught:
+        _load(tmp_path)
+    text = str(caught.value)
+    assert "content/en/a.md:3: error: front matter 'date' must be a date (YYYY-MM-DD)" in text
+    assert "content/en/b.md:7: error: unknown front matter key 'colour'" in text
+    assert "content/en/c.md:1: error: missing front matter key 'summary'" in text
+    assert "content/en/d.md:1: error: no front matter" in text
+    assert "content/en/e.md:3: error: invalid YAML front matter" in text
+    assert len(caught.value.problems) == 5
+
+
+def test_slug_collision_after_transliteration_names_both_files(tmp_path):
+    write_files(tmp_path, {"content/en/da-nang.md": GOOD.replace("key: k", "key: k1"),
+                           "content/en/Đà Nẵng.md": GOOD.replace("key: k", "key: k2")})
+    with pytest.raises(SiteError, match=r"content/en/Đà Nẵng.md: error: slug 'da-nang' is also the slug of "
+                                        r"content/en/da-nang.md"):
+        _load(tmp_path)
+
+
+def test_drafts_are_left_out_and_translations_group_by_key(tmp_path):
+    write_files(tmp_path, {"content/en/a.md": GOOD, "content/nl/b.md": GOOD,
+                           "content/nl/c.md": GOOD.replace("key: k", "key: other\n    draft: true")})
+    articles = _load(tmp_path, ("en", "nl"))
+    assert [(a.lang, a.slug) for a in articles] == [("en", "a"), ("nl", "b")]
+    assert [t.lang for t in translations_of(articles[0], articles)] == ["nl"]
+
+
+def test_hostile_markdown_is_sanitized():
+    html = render_markdown('<script>alert(1)</script>\n\n[x](javascript:alert(1)) <img src=x onerror=alert(1)>')
+    assert "<script" not in html and "javascript:" not in html and "onerror" not in html
+
+
+def test_oversized_article_is_refused(tmp_path):
+    write_files(tmp_path, {"content/en/big.md": GOOD + "x" * 600_000})
+    with pytest.raises(SiteError, match=r"content/en/big.md: error: article is \d+ bytes; the limit is"):
+        _load(tmp_path)
+
+
+def test_shipped_articles_cover_every_language_with_methodology():
+    articles = load_articles(ROOT / "content", ("en", "nl", "it", "vi"), ROOT)
+    keys = {(a.lang, a.key) for a in articles}
+    for lang in ("en", "nl", "it", "vi"):
+        assert (lang, "methodology") in keys
+    assert {("nl", "round-overview"), ("it", "deepseek-scaling"), ("vi", "participants"),
+            ("en", "readers-guide")} <= keys

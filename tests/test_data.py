@@ -1,0 +1,86 @@
+import math
+
+import pytest
+
+from site_builder.data import load_dataset
+from site_builder.errors import SiteError
+from tests.conftest import HEADER, MINI_BENCHMARKS, MINI_V51, MINI_V60, ROOT, csv_text, write_files
+
+
+def _site(tmp_path, v60=MINI_V60, benchmarks=MINI_BENCHMARKS):
+    return write_files(tmp_path, {"data/benchmarks.csv": csv_text(benchmarks),
+                                  "data/rounds/v6.0/results.csv": csv_text(v60),
+                                  "data/rounds/v5.1/results.csv": csv_text(MINI_V51)})
+
+
+def _load(root):
+    return load_dataset(root / "data", ["v6.0", "v5.1"], root)
+
+
+def test_valid_data_loads_with_types_and_keeps_missing_scores(tmp_path):
+    dataset = _load(_site(tmp_path))
+    current = dataset.round("v6.0")
+    assert len(current) == 4
+    assert current["total_accelerators"].tolist() == [512, 2048, 8, 16]
+    missing = current[current["system_id"] == "b16"].iloc[0]
+    assert math.isnan(missing["score_minutes"])  # kept, not dropped, not guessed
+    assert missing["score_source"].startswith("not computed")
+    assert dataset.benchmark("deepseekv3_671b")["active_parameters_b"] == 37
+
+
+def test_every_problem_is_reported_with_file_line_and_column(tmp_path):
+    rows = csv_text(MINI_V60).splitlines()
+    rows[1] = rows[1].replace(",20.5,", ",-3,")                   # negative score, line 2
+    rows[2] = rows[2].replace(",6.25,", ",inf,")                  # non-finite, line 3
+    rows[3] = rows[3].replace(",llama31_8b,", ",resnet,")         # unknown benchmark, line 4
+    rows[4] = rows[4].replace(",8,2,16,", ",8,two,16,")           # wrong type, line 5
+    rows.append(rows[1].replace(",-3,", ",7,"))                   # duplicate of line 2, line 6
+    with pytest.raises(SiteError) as caught:
+        _load(_site(tmp_path, "\n".join(rows)))
+    text = str(caught.value)
+    shown = "data/rounds/v6.0/results.csv"
+    assert f"{shown}:2: error: column 'score_minutes' has the negative value '-3'" in text
+    assert f"{shown}:3: error: column 'score_minutes' has the non-finite value 'inf'" in text
+    assert f"{shown}:4: error: column 'benchmark' has unknown benchmark 'resnet'" in text
+    assert f"{shown}:5: error: column 'number_of_nodes' has 'two', which is not an integer" in text
+    assert f"{shown}:6: error: duplicate result (v6.0, Acme, a512, deepseekv3_671b), first on line 2" in text
+    assert len(caught.value.problems) == 5
+
+
+def test_missing_column_and_missing_file(tmp_path):
+    header = HEADER.replace("framework,", "")
+    body = "\n".join(line.replace(",PyTorch,", ",") for line in csv_text(MINI_V60).splitlines()[1:])
+    root = _site(tmp_path, header + "\n" + body)
+    (root / "data/rounds/v5.1/results.csv").unlink()
+    with pytest.raises(SiteError) as caught:
+        _load(root)
+    text = str(caught.value)
+    assert "data/rounds/v6.0/results.csv:1: error: missing column 'framework'" in text
+    assert "data/rounds/v5.1/results.csv: error: missing results for round v5.1" in text
+
+
+def test_inconsistent_totals_and_zero_score(tmp_path):
+    rows = csv_text(MINI_V60).splitlines()
+    rows[1] = rows[1].replace(",4,128,512,", ",4,128,500,")
+    rows[2] = rows[2].replace(",6.25,", ",0,")
+    with pytest.raises(SiteError) as caught:
+        _load(_site(tmp_path, "\n".join(rows)))
+    text = str(caught.value)
+    assert ":2: error: column 'total_accelerators' is not number_of_nodes x accelerators_per_node" in text
+    assert ":3: error: column 'score_minutes' is zero" in text
+
+
+def test_duplicate_benchmark_id(tmp_path):
+    benchmarks = csv_text(MINI_BENCHMARKS)
+    benchmarks += benchmarks.splitlines()[1] + "\n"
+    with pytest.raises(SiteError, match=r"benchmarks.csv:4: error: duplicate benchmark id 'deepseekv3_671b'"):
+        _load(_site(tmp_path, benchmarks=benchmarks))
+
+
+def test_shipped_data_is_valid_and_complete():
+    dataset = load_dataset(ROOT / "data", ["v6.0", "v5.1"], ROOT)
+    assert len(dataset.round("v6.0")) == 224
+    assert len(dataset.round("v5.1")) == 185
+    assert dataset.round("v6.0")["score_minutes"].notna().sum() == 65
+    assert (dataset.results["score_source"] != "").all()
+    assert set(dataset.results["benchmark"]) <= set(dataset.benchmarks.index)

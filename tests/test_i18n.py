@@ -1,0 +1,95 @@
+import datetime as dt
+import re
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from site_builder.i18n import catalog_path, load_language
+from tests.conftest import ROOT
+
+SHIPPED = ("en", "nl", "it", "vi")
+
+
+@pytest.fixture(scope="module")
+def languages():
+    return {code: load_language(code, ROOT / "locales")[0] for code in SHIPPED}
+
+
+@pytest.mark.parametrize("code, number, thousands, date", [
+    ("en", "2.02", "8,192", "June 16, 2026"),
+    ("nl", "2,02", "8.192", "16 juni 2026"),
+    ("it", "2,02", "8.192", "16 giugno 2026"),
+    ("vi", "2,02", "8.192", "16 tháng 6, 2026"),
+])
+def test_locale_formats(languages, code, number, thousands, date):
+    lang = languages[code]
+    assert lang.number(2.02, 2) == number
+    assert lang.number(8192) == thousands
+    assert lang.date(dt.date(2026, 6, 16)) == date
+
+
+def test_vietnamese_d3_locale_has_decimal_comma(languages):
+    locale = languages["vi"].d3_format_locale()
+    assert (locale["decimal"], locale["thousands"], locale["grouping"]) == (",", ".", [3])
+    assert languages["nl"].d3_time_locale()["months"][5] == "juni"
+
+
+def test_missing_catalog_falls_back_to_english_with_a_warning(tmp_path):
+    lang, warnings = load_language("de", tmp_path)
+    assert lang.gettext("Benchmarks") == "Benchmarks"
+    assert [w.severity for w in warnings] == ["warning"]
+    assert "no catalog for language 'de'" in warnings[0].message
+
+
+def _catalog(code):
+    with catalog_path(ROOT / "locales", code).open("rb") as handle:
+        return read_po(handle)
+
+
+@pytest.mark.parametrize("code", SHIPPED)
+def test_catalog_is_complete(code):
+    untranslated = []
+    for message in _catalog(code):
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if message.fuzzy or not all(strings):
+            untranslated.append(message.id)
+    assert untranslated == []
+    assert load_language(code, ROOT / "locales")[1] == []
+
+
+def _used_msgids():
+    method_map = [("site_builder/**.py", "python"), ("templates/**.html", "jinja2"), ("templates/**.xml", "jinja2")]
+    options = {"templates/**.html": {"extensions": "jinja2.ext.i18n"},
+               "templates/**.xml": {"extensions": "jinja2.ext.i18n"}}
+    keywords = {"_": None, "gettext": None, "ngettext": (1, 2)}
+    found = set()
+    for _, _, message, _, _ in extract_from_dir(str(ROOT), method_map, options, keywords=keywords):
+        found.add(message[0] if isinstance(message, tuple) else message)
+    return found
+
+
+@pytest.mark.parametrize("code", SHIPPED)
+def test_every_msgid_in_code_is_in_the_catalog(code):
+    catalog_ids = {m.id[0] if isinstance(m.id, tuple) else m.id for m in _catalog(code) if m.id}
+    assert sorted(_used_msgids() - catalog_ids) == []
+
+
+@pytest.mark.parametrize("code", ("nl", "it", "vi"))
+def test_placeholders_survive_translation(code):
+    for message in _catalog(code):
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        wanted = set(re.findall(r"%\((\w+)\)s", " ".join(ids))) - {"num"}
+        for string in message.string if isinstance(message.string, tuple) else (message.string,):
+            assert set(re.findall(r"%\((\w+)\)s", string)) >= wanted, (message.id, string)
+
+
+def test_plural_forms(languages):
+    nl = languages["nl"]
+    one = nl.ngettext("%(num)s result", "%(num)s results", 1) % {"num": 1}
+    many = nl.ngettext("%(num)s result", "%(num)s results", 224) % {"num": 224}
+    assert one != many and one.startswith("1 ") and many.startswith("224 ")
