@@ -13,12 +13,11 @@ import click
 from site_builder import __version__
 
 
-def _fail(error) -> None:
+def _fail(error, what: str = "build failed", consequence: str = "; the previous site is unchanged") -> None:
     for problem in error.problems:
         click.echo(str(problem), err=True)
     count = len(error.problems)
-    click.echo(f"build failed: {count} problem{'s' if count != 1 else ''}; the previous site is unchanged",
-               err=True)
+    click.echo(f"{what}: {count} problem{'s' if count != 1 else ''}{consequence}", err=True)
     sys.exit(1)
 
 
@@ -64,6 +63,26 @@ def derive_data(source: Path, data_dir: Path) -> None:
     try:
         written = write_derived(source, data_dir)
     except SiteError as error:
-        _fail(error)
+        _fail(error, "derivation failed", "; nothing was written")
     for path in written:
         click.echo(f"wrote {path}", err=True)
+
+
+@main.command()
+@click.argument("page", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="PNG file to write.")
+@click.option("--width", default=1200, show_default=True, help="Viewport width in CSS pixels.")
+@click.option("--height", default=900, show_default=True, help="Viewport height in CSS pixels.")
+@click.option("--full-page", is_flag=True, help="Capture the whole page, not only the viewport.")
+@click.option("--dark", is_flag=True, help="Render with prefers-color-scheme: dark.")
+def screenshot(page: Path, output: Path, width: int, height: int, full_page: bool, dark: bool) -> None:
+    """Take a PNG screenshot of a built PAGE (an HTML file) in headless Chromium."""
+    from site_builder.errors import SiteError
+    from site_builder.screenshot import screenshot as take
+
+    try:
+        take(page, output, width, height, full_page, "dark" if dark else "light")
+    except SiteError as error:
+        _fail(error, "screenshot failed", "")
+    click.echo(f"wrote {output}", err=True)

@@ -84,3 +84,22 @@ def test_shipped_data_is_valid_and_complete():
     assert dataset.round("v6.0")["score_minutes"].notna().sum() == 65
     assert (dataset.results["score_source"] != "").all()
     assert set(dataset.results["benchmark"]) <= set(dataset.benchmarks.index)
+
+
+def test_benchmark_catalog_agrees_with_mlperf_logging():
+    """Quality targets and runs per result in data/benchmarks.csv, checked against MLCommons' own rules."""
+    pytest.importorskip("mlperf_logging")
+    import re
+    from importlib import resources
+
+    from mlperf_logging.benchmark_meta import _ALL_RESULT_FILE_COUNTS
+
+    dataset = load_dataset(ROOT / "data", ["v6.0", "v5.1"], ROOT)
+    checker = resources.files("mlperf_logging") / "compliance_checker"
+    for benchmark, row in dataset.benchmarks.iterrows():
+        assert row["runs_per_result"] == _ALL_RESULT_FILE_COUNTS["training"][benchmark], benchmark
+        version = "training_6.0.0" if benchmark in set(dataset.round("v6.0")["benchmark"]) else "training_5.1.0"
+        rules = (checker / version / f"closed_{benchmark}.yaml").read_text()
+        target = re.search(r"ATLEAST_ONE_CHECK: \"(.*)\"", rules).group(1)
+        operator, value = row["quality_target"].removeprefix("eval_accuracy ").split(" ")
+        assert re.search(rf"v\['value'\] {re.escape(operator)} {re.escape(value)}\b", target), (benchmark, target)

@@ -1,0 +1,49 @@
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from site_builder import __version__
+from site_builder.cli import main
+
+
+def test_help_does_not_import_heavy_libraries():
+    code = ("import sys; from site_builder.cli import main\n"
+            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in ('pandas', 'altair', 'vl_convert', 'markdown') if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip().endswith("[]")
+
+
+def test_version_and_module_entry_point():
+    result = subprocess.run([sys.executable, "-m", "site_builder", "--version"], capture_output=True, text=True)
+    assert result.returncode == 0 and result.stdout.strip() == f"site-builder, version {__version__}"
+
+
+def test_build_prints_summary_and_exits_zero(mini_site, tmp_path):
+    result = CliRunner().invoke(main, ["build", "--root", str(mini_site), "--out", str(tmp_path / "out"),
+                                       "--base-url", "https://example.net/reports/v6/"])
+    assert result.exit_code == 0, result.output
+    assert "2 languages (en, nl)" in result.stderr and "pages" in result.stderr and "charts" in result.stderr
+    assert "https://example.net/reports/v6/" in (tmp_path / "out/sitemap.xml").read_text()
+
+
+def test_build_errors_exit_one_and_name_the_place(mini_site, tmp_path):
+    (mini_site / "content/en/hello.md").write_text("---\ntitle: x\n---\n")
+    result = CliRunner().invoke(main, ["build", "--root", str(mini_site), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert "content/en/hello.md:1: error: missing front matter key 'date'" in result.stderr
+    assert "the previous site is unchanged" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_strict_turns_warnings_into_errors(mini_site, tmp_path):
+    text = (mini_site / "site.toml").read_text()
+    (mini_site / "site.toml").write_text(text.replace('["en", "nl"]', '["en", "nl", "de"]').replace(
+        'nl = "Mini-rapport"', 'nl = "Mini-rapport"\nde = "Minibericht"'))
+    (mini_site / "content/de").mkdir()
+    (mini_site / "content/de/hallo.md").write_text((mini_site / "content/nl/hallo.md").read_text())
+    lenient = CliRunner().invoke(main, ["build", "--root", str(mini_site), "--out", str(tmp_path / "a")])
+    assert lenient.exit_code == 0 and "warning: no catalog for language 'de'" in lenient.stderr
+    strict = CliRunner().invoke(main, ["build", "--root", str(mini_site), "--out", str(tmp_path / "b"), "--strict"])
+    assert strict.exit_code == 1 and "error: no catalog for language 'de'" in strict.stderr

@@ -1,0 +1,119 @@
+"""The shipped site, built once: every page type in every language, links, hreflang, formats, offline."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from site_builder.build import build_site
+from tests.conftest import ROOT
+from tests.site_checks import broken_links, external_resources, html_pages, scan
+
+LANGUAGES = ("en", "nl", "it", "vi")
+BENCHMARKS = ("deepseekv3-671b", "gpt-oss-20b", "llama31-405b", "llama31-8b", "llama2-70b-lora", "flux1",
+              "dlrm-dcnv2")
+ARTICLES = {"en": ["how-to-read-mlperf-training", "methodology"], "nl": ["ronde-v6-0", "methodologie"],
+            "it": ["deepseek-v3-su-scala", "metodologia"], "vi": ["nguoi-tham-gia", "phuong-phap"]}
+
+
+def test_every_page_type_exists_in_every_language(shipped_site: Path):
+    for name in ("index.html", "404.html", "sitemap.xml", "robots.txt"):
+        assert (shipped_site / name).is_file(), name
+    for lang in LANGUAGES:
+        assert (shipped_site / lang / "index.html").is_file()
+        assert (shipped_site / lang / "feed.xml").is_file()
+        for benchmark in BENCHMARKS:
+            assert (shipped_site / lang / "benchmarks" / benchmark / "index.html").is_file(), (lang, benchmark)
+        for slug in ARTICLES[lang]:
+            assert (shipped_site / lang / "articles" / slug / "index.html").is_file(), (lang, slug)
+        for chart in ("deepseek-scaling", "fastest-per-benchmark"):
+            spec = json.loads((shipped_site / "charts" / lang / f"{chart}.vl.json").read_text())
+            assert spec["$schema"].startswith("https://vega.github.io/schema/vega-lite/")
+            assert (shipped_site / "charts" / lang / f"{chart}.svg").read_text().startswith("<svg")
+
+
+def test_no_broken_links_and_nothing_loaded_from_elsewhere(shipped_site: Path):
+    assert broken_links(shipped_site) == []
+    assert external_resources(shipped_site) == []
+
+
+def test_every_page_declares_its_language(shipped_site: Path):
+    for page in html_pages(shipped_site):
+        relative = page.relative_to(shipped_site).as_posix()
+        lang = scan(page).html_lang
+        expected = relative.split("/")[0] if relative.split("/")[0] in LANGUAGES else "en"
+        assert lang == expected, relative
+
+
+def test_hreflang_alternates_are_reciprocal(shipped_site: Path):
+    base = "https://example.org/mlperf-training-v6.0/"
+    pages = {p.relative_to(shipped_site).as_posix(): scan(p).alternates for p in html_pages(shipped_site)}
+    checked = 0
+    for relative, alternates in pages.items():
+        for code, href in alternates.items():
+            if code == "x-default":
+                continue
+            target = href[len(base):] + ("index.html" if href.endswith("/") else "")
+            assert target in pages, (relative, href)
+            own = base + relative.removesuffix("index.html")
+            assert own in pages[target].values(), (relative, target)
+            checked += 1
+    assert checked > 100
+
+
+def test_home_figures_are_computed_and_localized(shipped_site: Path):
+    en = (shipped_site / "en/index.html").read_text()
+    vi = (shipped_site / "vi/index.html").read_text()
+    nl = (shipped_site / "nl/index.html").read_text()
+    for text, fastest, share in ((en, "2.02", "60.2%"), (vi, "2,02", "60,2%"), (nl, "2,02", "60,2%")):
+        assert re.search(r"<dd>\s*22\s*</dd>", text) and re.search(r"<dd>\s*113\s*</dd>", text)
+        assert re.search(r"<dd>\s*224\s*</dd>", text) and re.search(r"<dd>\s*13\s*</dd>", text)
+        assert share in text and fastest in text
+    assert "8,192" in en and "8.192" in vi
+    assert "juni 2026" in nl  # Dutch month names in article dates
+
+
+def test_benchmark_page_lists_every_result_including_unscored(shipped_site: Path):
+    page = (shipped_site / "en/benchmarks/llama31-8b/index.html").read_text()
+    body = page.split('<table class="sortable results">')[1].split("</table>")[0]
+    assert body.count("<tr") - 1 == 66  # header row + 66 results
+    assert body.count('class="unscored"') == 49
+    assert "Compared with v5.1" in page
+
+
+def test_article_links_to_its_translations(shipped_site: Path):
+    page = (shipped_site / "nl/articles/methodologie/index.html").read_text()
+    for href in ("../../../en/articles/methodology/index.html", "../../../it/articles/metodologia/index.html",
+                 "../../../vi/articles/phuong-phap/index.html"):
+        assert f'href="{href}"' in page
+
+
+def test_vietnamese_chart_carries_decimal_comma_locale(shipped_site: Path):
+    spec = json.loads((shipped_site / "charts/vi/deepseek-scaling.vl.json").read_text())
+    assert spec["config"]["locale"]["number"]["decimal"] == ","
+    assert spec["config"]["locale"]["number"]["thousands"] == "."
+    nl = json.loads((shipped_site / "charts/nl/deepseek-scaling.vl.json").read_text())
+    en = json.loads((shipped_site / "charts/en/deepseek-scaling.vl.json").read_text())
+    assert nl["title"]["text"] != en["title"]["text"]
+
+
+def test_two_builds_are_byte_identical(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1781222400")  # 2026-06-12
+    first, second = tmp_path / "a", tmp_path / "b"
+    build_site(ROOT, first)
+    build_site(ROOT, second)
+    files = lambda root: {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    a, b = files(first), files(second)
+    assert a.keys() == b.keys()
+    assert [name for name in a if a[name] != b[name]] == []
+    assert "June 12, 2026" in a["en/index.html"].decode()
+
+
+def test_the_checks_themselves_catch_problems(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a/index.html").write_text('<html lang="en"><a href="../missing.html">x</a>'
+                                           '<script src="https://cdn.example/x.js"></script>'
+                                           '<a href="https://elsewhere.example/">reading is fine</a></html>')
+    assert broken_links(tmp_path) == ["a/index.html: a -> ../missing.html"]
+    assert external_resources(tmp_path) == ["a/index.html: script https://cdn.example/x.js"]
