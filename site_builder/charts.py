@@ -7,6 +7,7 @@ Chart ids are part of the public URL scheme (charts/<lang>/<id>.vl.json): never 
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from typing import Callable
 
@@ -59,6 +60,12 @@ class ChartInputs:
 ChartFactory = Callable[[ChartInputs, Language], ChartDraft]
 
 
+def _title(text: str, subtitle: str) -> alt.TitleParams:
+    """Titles as short lines: Vega does not wrap text, and a long title squeezes the plot to nothing
+    on a phone (charts are sized to their container)."""
+    return alt.TitleParams(textwrap.wrap(text, 38), subtitle=textwrap.wrap(subtitle, 46), anchor="start")
+
+
 def _tick_values(values: pd.Series) -> list[int]:
     return sorted({int(v) for v in values})
 
@@ -84,7 +91,7 @@ def deepseek_scaling(inputs: ChartInputs, lang: Language) -> ChartDraft:
     minutes = _("Time to train (minutes)")
     x = alt.X("total_accelerators:Q", title=gpus,
               scale=alt.Scale(type="log", base=2, nice=False, padding=12),
-              axis=alt.Axis(values=_tick_values(rows["total_accelerators"]), format=",d", labelAngle=0))
+              axis=alt.Axis(values=_tick_values(rows["total_accelerators"]), format=",d", labelAngle=0, labelOverlap="greedy"))
     y = alt.Y("score_minutes:Q", title=minutes, scale=alt.Scale(type="log", nice=False, padding=12),
               axis=alt.Axis(values=_log_ticks(rows["score_minutes"]), format=",.1~f"))
     color = alt.Color("series:N", title=_("Submitter · accelerator"),
@@ -102,9 +109,8 @@ def deepseek_scaling(inputs: ChartInputs, lang: Language) -> ChartDraft:
     measured = base.mark_line(point=alt.OverlayMarkDef(size=60, filled=True)).encode(
         x=x, y=y, color=color, tooltip=tooltip)
     chart = alt.layer(ideal, measured).properties(
-        title=alt.TitleParams(_("DeepSeek-V3 671B: time to train against number of GPUs"),
-                              subtitle=_("Log-log scales. Dashed: ideal linear scaling from each series' smallest run."),
-                              anchor="start"),
+        title=_title(_("DeepSeek-V3 671B: time to train against number of GPUs"),
+                     _("Log-log scales. Dashed: ideal linear scaling from each series' smallest run.")),
         width="container", height=CHART_HEIGHT)
     description = _("Each line is one submitter and accelerator; points are scored results, lower is faster.")
     return ChartDraft(chart, _("DeepSeek-V3 scaling"), description, rows, len(entries) - len(series))
@@ -136,13 +142,14 @@ def fastest_per_benchmark(inputs: ChartInputs, lang: Language) -> ChartDraft:
                alt.Tooltip("accelerator:N", title=_("Accelerator"))]
     base = alt.Chart(rows)
     dots = base.mark_point(filled=True, size=90).encode(x=x, y=y, color=color, tooltip=tooltip)
-    labels = base.mark_text(align="left", dx=9, fontSize=11).encode(
-        x=x, y=y, text=alt.Text("label:N"))
+    # Labels sit above their dot, turned leftwards in the right half so they stay inside the plot.
+    middle = (rows["score_minutes"].min() * rows["score_minutes"].max()) ** 0.5 if len(rows) else 1
+    labels = base.mark_text(align=alt.ExprRef(f"datum.score_minutes > {middle:.6g} ? 'right' : 'left'"),
+                            baseline="bottom", dy=-7, fontSize=11).encode(x=x, y=y, text=alt.Text("label:N"))
     chart = alt.layer(dots, labels).properties(
-        title=alt.TitleParams(_("Fastest known result per benchmark"),
-                              subtitle=_("Minutes to train, lower is faster; label: submitter · accelerators."),
-                              anchor="start"),
-        width="container", height=max(160, 36 * len(rows)))
+        title=_title(_("Fastest known result per benchmark"),
+                     _("Minutes to train, lower is faster; label: submitter · accelerators.")),
+        width="container", height=max(160, 44 * len(rows)))
     description = _("The fastest scored result of each benchmark in the round, with its system and scale.")
     unscored = int(fastest["score_minutes"].isna().sum())
     return ChartDraft(chart, _("Fastest result per benchmark"), description, rows, unscored)
@@ -162,7 +169,7 @@ def benchmark_results(benchmark: str) -> ChartFactory:
         name = inputs.benchmark_name(benchmark)
         x = alt.X("total_accelerators:Q", title=_("Accelerators"),
                   scale=alt.Scale(type="log", base=2, nice=False, padding=12),
-                  axis=alt.Axis(values=_tick_values(rows["total_accelerators"]), format=",d", labelAngle=0))
+                  axis=alt.Axis(values=_tick_values(rows["total_accelerators"]), format=",d", labelAngle=0, labelOverlap="greedy"))
         y = alt.Y("score_minutes:Q", title=minutes, scale=alt.Scale(type="log", nice=False, padding=12),
                   axis=alt.Axis(values=_log_ticks(rows["score_minutes"]) if len(rows) else alt.Undefined,
                                 format=",.1~f"))
@@ -176,9 +183,8 @@ def benchmark_results(benchmark: str) -> ChartFactory:
                      alt.Tooltip("total_accelerators:Q", title=_("Accelerators"), format=",d"),
                      alt.Tooltip("score_minutes:Q", title=minutes, format=",.4f")],
         ).properties(
-            title=alt.TitleParams(_("%(benchmark)s: scored results") % {"benchmark": name},
-                                  subtitle=_("Time to train against accelerators, log scales; lower is faster."),
-                                  anchor="start"),
+            title=_title(_("%(benchmark)s: scored results") % {"benchmark": name},
+                         _("Time to train against accelerators, log scales; lower is faster.")),
             width="container", height=CHART_HEIGHT)
         description = _("Every scored result of the benchmark, by number and type of accelerators.")
         return ChartDraft(chart, _("%(benchmark)s results") % {"benchmark": name}, description, rows,
