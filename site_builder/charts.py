@@ -20,7 +20,7 @@ from site_builder.data import Dataset
 from site_builder.i18n import Language
 
 VENDOR_COLORS = {"NVIDIA": "#3f7f00", "AMD": "#c8102e"}
-CHART_HEIGHT = 320
+CHART_HEIGHT = 300
 
 
 @dataclass(frozen=True)
@@ -176,7 +176,6 @@ def benchmark_results(benchmark: str) -> ChartFactory:
         chart = alt.Chart(rows).mark_point(filled=True, size=80, opacity=0.85).encode(
             x=x, y=y,
             color=alt.Color("accelerator:N", title=_("Accelerator"), legend=alt.Legend(orient="bottom", columns=3)),
-            shape=alt.Shape("accelerator_vendor:N", title=_("Accelerator vendor"), legend=None),
             tooltip=[alt.Tooltip("submitter:N", title=_("Submitter")),
                      alt.Tooltip("system_id:N", title=_("System")),
                      alt.Tooltip("accelerator:N", title=_("Accelerator")),
@@ -211,8 +210,9 @@ def catalog(inputs: ChartInputs) -> dict[str, ChartFactory]:
 
 def localize(chart: alt.TopLevelMixin, lang: Language) -> dict:
     """Final, validated Vega-Lite spec with the language's d3 number and time locale."""
-    configured = chart.configure(locale=alt.Locale(number=lang.d3_format_locale(), time=lang.d3_time_locale()),
-                                 autosize=alt.AutoSizeParams(type="fit", contains="padding"),
+    padded = chart.properties(padding={"top": 12, "right": 12, "bottom": 6, "left": 6})
+    configured = padded.configure(locale=alt.Locale(number=lang.d3_format_locale(), time=lang.d3_time_locale()),
+                                 autosize=alt.AutoSizeParams(type="fit-x", contains="padding"),
                                  font="system-ui, sans-serif")
     return configured.to_dict(validate=True)
 
