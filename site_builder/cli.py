@@ -50,6 +50,34 @@ def build(root: Path, out: Path | None, base_url: str | None, strict: bool) -> N
                f"{report.files} files in {report.seconds:.2f} s", err=True)
 
 
+@main.command()
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
+              help="Project folder holding site.toml.")
+@click.option("--strict", is_flag=True, help="Exit 1 when a translation is missing or stale.")
+def check(root: Path, strict: bool) -> None:
+    """Report missing and stale translations, per language."""
+    from site_builder.check import translation_status
+    from site_builder.config import load_config
+    from site_builder.content import load_articles
+    from site_builder.errors import SiteError
+
+    try:
+        config = load_config(root)
+        articles = load_articles(config.content_dir, config.languages, root)
+    except SiteError as error:
+        _fail(error, "check failed", "")
+    findings = translation_status(articles, config.languages)
+    for lang in config.languages:
+        own = [f for f in findings if f.lang == lang]
+        count = sum(1 for a in articles if a.lang == lang)
+        click.echo(f"{lang}: {count} article{'s' if count != 1 else ''}, "
+                   f"{sum(f.kind == 'missing' for f in own)} missing, {sum(f.kind == 'stale' for f in own)} stale")
+        for finding in own:
+            click.echo(f"  {finding.kind}: {finding.key}: {finding.detail}")
+    if strict and findings:
+        sys.exit(1)
+
+
 @main.command("derive-data")
 @click.option("--source", type=click.Path(exists=True, file_okay=False, path_type=Path), required=True,
               help="Folder of the published results tables (one <round>/results.csv each).")

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import markdown
@@ -28,6 +29,8 @@ FRONT_MATTER = {
     "key": (str, True),
     "slug": (str, False),
     "draft": (bool, False),
+    "translation_of": (str, False),  # language of the article this one translates
+    "source_hash": (str, False),  # that article's content_hash when it was translated
 }
 
 # Tags and attributes the Markdown extensions produce; anything else in an article is dropped.
@@ -50,7 +53,11 @@ class Article:
     tags: tuple[str, ...]
     html: str
     source: str
+    content_hash: str  # of title, summary and body: tells translators when the source changed
     draft: bool = False
+    translation_of: str | None = None
+    source_hash: str | None = None
+    line_of: dict = field(default_factory=dict, compare=False, repr=False)  # front matter key -> line
 
     @property
     def path(self) -> str:
@@ -147,6 +154,7 @@ def load_article(path: Path, lang: str, problems: Collector, root: Path | None =
     if not slug:
         problems.error("the article's slug is empty after transliteration", shown, _key_line(front_lines, "slug", 2))
         return None
+    content_hash = hashlib.sha256("\n".join([meta["title"], meta["summary"], body.strip()]).encode()).hexdigest()[:12]
     try:
         html = render_markdown(body)
     except RecursionError:
@@ -154,7 +162,9 @@ def load_article(path: Path, lang: str, problems: Collector, root: Path | None =
         return None
     return Article(lang=lang, key=meta["key"], slug=slug, title=meta["title"], date=meta["date"],
                    summary=meta["summary"], authors=tuple(meta["authors"]), tags=tuple(meta["tags"]),
-                   html=html, source=shown, draft=bool(meta.get("draft", False)))
+                   html=html, source=shown, content_hash=content_hash, draft=bool(meta.get("draft", False)),
+                   translation_of=meta.get("translation_of"), source_hash=meta.get("source_hash"),
+                   line_of={key: _key_line(front_lines, key, 2) for key in meta})
 
 
 def load_articles(content_dir: Path, languages: tuple[str, ...], root: Path | None = None) -> list[Article]:
@@ -182,8 +192,30 @@ def load_articles(content_dir: Path, languages: tuple[str, ...], root: Path | No
                 continue
             seen[article.slug] = keys[article.key] = article
             articles.append(article)
+    _check_translation_links(articles, languages, problems)
     problems.raise_if_any()
     return sorted(articles, key=lambda a: (a.lang, -a.date.toordinal(), a.slug))
+
+
+def _check_translation_links(articles: list[Article], languages: tuple[str, ...], problems: Collector) -> None:
+    by_key = {(a.lang, a.key) for a in articles}
+    for article in articles:
+        if article.source_hash and not article.translation_of:
+            problems.error("'source_hash' needs 'translation_of' (the language of the source article)",
+                           article.source, article.line_of.get("source_hash"))
+        if article.source_hash and not re.fullmatch(r"[0-9a-f]{12}", article.source_hash):
+            problems.error(f"'source_hash' {article.source_hash!r} is not a content hash (12 hex digits; "
+                           "`site-builder check` prints the current one)", article.source,
+                           article.line_of.get("source_hash"))
+        if article.translation_of is None:
+            continue
+        line = article.line_of.get("translation_of")
+        if article.translation_of == article.lang or article.translation_of not in languages:
+            problems.error(f"'translation_of' {article.translation_of!r} is not another language of the site",
+                           article.source, line)
+        elif (article.translation_of, article.key) not in by_key:
+            problems.error(f"'translation_of' names {article.translation_of!r}, which has no article with key "
+                           f"'{article.key}'", article.source, line)
 
 
 def translations_of(article: Article, articles: list[Article]) -> list[Article]:

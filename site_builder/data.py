@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import math
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,7 +83,7 @@ def _read_table(path: Path, schema: dict[str, str], required: set[str], optional
                 continue
             record = {}
             for name, kind in schema.items():
-                raw = cells[index[name]].strip()
+                raw = unicodedata.normalize("NFC", cells[index[name]].strip())
                 record[name] = _convert(raw, name, kind, required, optional_numbers, problems, shown, line)
             records.append(record)
             lines.append(line)

@@ -37,6 +37,10 @@ def home_path(lang: str) -> str:
     return f"{lang}/index.html"
 
 
+def articles_path(lang: str) -> str:
+    return f"{lang}/articles/index.html"
+
+
 def benchmark_path(lang: str, benchmark: str) -> str:
     return f"{lang}/benchmarks/{slugify(benchmark)}/index.html"
 
@@ -131,6 +135,11 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
                               "own_articles": own, "other_articles": others,
                           }, x_default="index.html"))
 
+        pages.append(Page(articles_path(code), code, "articles.html", lang.gettext("Articles"),
+                          {c: articles_path(c) for c in codes}, {
+                              **common, "own_articles": own, "other_articles": others,
+                          }, x_default=articles_path(config.default_language)))
+
         for article in own:
             translations = translations_of(article, articles)
             alternates = {code: article.path, **{t.lang: t.path for t in translations}}
@@ -169,5 +178,6 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
 
 
 def switcher(page: Page, languages: list[str]) -> list[tuple[str, str, bool]]:
-    """For each language: the equivalent page, or that language's home when the page has no translation."""
-    return [(code, page.alternates.get(code, home_path(code)), code in page.alternates) for code in languages]
+    """For each language: the equivalent page, or that language's article list when the page (an article)
+    has no translation, so a missing translation never breaks a link."""
+    return [(code, page.alternates.get(code, articles_path(code)), code in page.alternates) for code in languages]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import textwrap
 from pathlib import Path
 
@@ -143,12 +142,27 @@ def shipped_site(tmp_path_factory) -> Path:
     return out
 
 
-def copy_project(destination: Path) -> Path:
-    """A copy of the project inputs (not the package) to break on purpose."""
-    for name in ("site.toml", "content", "data", "templates", "locales"):
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, destination / name)
-        else:
-            shutil.copy2(source, destination / name)
-    return destination
+ARABIC_ARTICLE = """
+    ---
+    title: "نتائج الجولة"
+    date: 2026-06-25
+    summary: "مقال تجريبي باللغة العربية."
+    authors: ["فريق البيانات"]
+    tags: ["mlperf"]
+    key: arabic-only
+    ---
+    ## القسم الأول
+
+    نص قصير.
+    """
+
+
+@pytest.fixture
+def arabic_site(mini_site):
+    """The mini site plus Arabic (right-to-left), added by configuration and content only."""
+    config = mini_site / "site.toml"
+    config.write_text(config.read_text().replace('["en", "nl"]', '["en", "nl", "ar"]').replace(
+        'nl = "Mini-rapport"', 'nl = "Mini-rapport"\nar = "تقرير مصغر"'))
+    return write_files(mini_site, {"content/ar/natayij.md": ARABIC_ARTICLE})
+
+

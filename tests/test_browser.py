@@ -98,3 +98,18 @@ def test_site_works_from_file_urls_and_narrow_screens(browser, shipped_site):
     assert page.url.endswith("/vi/index.html")
     assert errors == [] and foreign == []
     page.close()
+
+
+def test_right_to_left_layout_mirrors(browser, arabic_site, tmp_path):
+    from site_builder.build import build_site
+
+    build_site(arabic_site, tmp_path / "out")
+    page, errors, foreign = _open(browser, (tmp_path / "out/ar/index.html").as_uri())
+    brand = page.locator(".brand").bounding_box()
+    switch = page.locator(".lang-switch").bounding_box()
+    heading = page.locator("h1").bounding_box()
+    assert brand["x"] > switch["x"]  # the site name sits on the right, the switcher on the left
+    assert heading["x"] + heading["width"] > 1000  # headings start at the right edge
+    ltr, _, _ = _open(browser, (tmp_path / "out/en/index.html").as_uri())
+    assert ltr.locator(".brand").bounding_box()["x"] < ltr.locator(".lang-switch").bounding_box()["x"]
+    assert errors == [] and foreign == []
