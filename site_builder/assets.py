@@ -54,13 +54,3 @@ def vega_bundle() -> Asset:
         partial.write_bytes(content)
         os.replace(partial, cached)  # concurrent builds never read a half-written bundle
     return hashed("vega.js", content)
-
-
-def svg_renderer():
-    """A function spec -> SVG text, offline (vl-convert may not fetch anything)."""
-    import vl_convert
-
-    def render(spec: dict) -> str:
-        return vl_convert.vegalite_to_svg(spec, allowed_base_urls=[])
-
-    return render

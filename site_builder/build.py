@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import io
 import json
 import os
@@ -10,8 +11,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder import assets, charts as chart_catalog, content, data, i18n, output, pages, render
-from site_builder.config import SiteConfig, load_config
+from site_builder import assets, charts as chart_catalog, content, data, i18n, images, output, pages, render
+from site_builder.config import load_config
 from site_builder.errors import Collector, Problem, SiteError
 
 
@@ -67,6 +68,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     problems.raise_if_any()
 
     inputs = chart_catalog.ChartInputs(dataset, config.round, config.previous_round)
+    _check_chart_references(articles, list(chart_catalog.catalog(inputs)))
     charts = chart_catalog.build_charts(inputs, languages)
     updated = build_date(articles)
     site_pages = pages.plan_pages(config, languages, dataset, articles, charts, updated)
@@ -79,20 +81,26 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     asset_paths = {name: asset.path for name, asset in theme.items()} | {"vega.js": vega.path}
 
     _add_chart_files(files, charts)
-    by_code = {lang.code: lang for lang in languages}
-    envs = {lang.code: render.environment(config.templates_dir, lang, {"assets": asset_paths}) for lang in languages}
+    envs = {lang.code: render.environment(config.templates_dir, lang, {"assets": asset_paths}, {
+        "source_label": lambda source, lang=lang: pages.score_source_label(source, lang)}) for lang in languages}
     default_env = envs[config.default_language]
+    charts_by = {(chart.lang, chart.id): chart for chart in charts}
     for page in site_pages:
         env = envs[page.lang] if page.lang else default_env
         context = {**page.context, "page": page, "switcher": pages.switcher(page, list(config.languages))}
         files.add(page.path, render.render(env, page.template, context))
+        if page.card:
+            files.add(page.og_image, images.card_png(*page.card))
+        elif page.og_image:
+            files.add(page.og_image, images.chart_png(charts_by[(page.lang, page.context["chart"].id)].spec))
 
     for lang in languages:
         feed_path = f"{lang.code}/feed.xml"
         own = [a for a in articles if a.lang == lang.code]
         feed_page = pages.Page(feed_path, lang.code, "feed.xml", config.title[lang.code], {})
         files.add(feed_path, render.render(envs[lang.code], "feed.xml", {
-            "page": feed_page, "articles": own, "config": config, "updated": updated}))
+            "page": feed_page, "config": config, "updated": updated,
+            "entries": [(article, pages.article_parts(article, charts_by)) for article in own]}))
     sitemap_page = pages.Page("sitemap.xml", None, "sitemap.xml", "", {})
     files.add("sitemap.xml", render.render(default_env, "sitemap.xml", {
         "page": sitemap_page, "pages": [p for p in site_pages if p.in_sitemap], "config": config}))
@@ -100,18 +108,29 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
         "page": pages.Page("robots.txt", None, "robots.txt", "", {}), "config": config}))
 
     output.write_site(files, out_dir)
-    return BuildReport(out_dir, config.languages, len(site_pages), len(charts), len(files), tuple(warnings),
+    return BuildReport(out_dir, config.languages, len([p for p in site_pages if not p.path.startswith("embed/")]),
+                       len(charts), len(files), tuple(warnings),
                        time.perf_counter() - started)
+
+
+def _check_chart_references(articles: list[content.Article], known: list[str]) -> None:
+    """Every {{< chart ID >}} names a chart of the catalog; suggest the closest id otherwise."""
+    problems = Collector()
+    for article in articles:
+        for chart_id, line in article.charts:
+            if chart_id not in known:
+                close = difflib.get_close_matches(chart_id, known, n=1)
+                problems.error(f"unknown chart '{chart_id}'", article.source, line,
+                               hint=f"did you mean '{close[0]}'?" if close else "known: " + ", ".join(known))
+    problems.raise_if_any()
 
 
 def _add_chart_files(files: output.SiteFiles, charts: list[chart_catalog.Chart]) -> None:
     """Spec (JSON) and static SVG per chart and language; the plotted rows once per chart as CSV."""
-    render_svg = assets.svg_renderer()
     for chart in charts:
         files.add(f"charts/{chart.lang}/{chart.id}.vl.json",
                   json.dumps(chart.spec, ensure_ascii=False, indent=1, allow_nan=False) + "\n")
-        fixed = {**chart.spec, "width": 640}  # "container" has no meaning outside a page
-        files.add(f"charts/{chart.lang}/{chart.id}.svg", render_svg(fixed))
+        files.add(f"charts/{chart.lang}/{chart.id}.svg", images.chart_svg(chart.spec))
         csv_path = f"data/{chart.id}.csv"
         if csv_path not in files:
             buffer = io.StringIO()

@@ -114,3 +114,28 @@ def screenshot(page: Path, output: Path, width: int, height: int, full_page: boo
     except SiteError as error:
         _fail(error, "screenshot failed", "")
     click.echo(f"wrote {output}", err=True)
+
+
+@main.command()
+@click.argument("chart_id")
+@click.option("--lang", "language", required=True, help="Language of titles, labels and number formats.")
+@click.option("--format", "form", type=click.Choice(["json", "svg", "png"]), default="svg", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="File to write (default: standard output).")
+@click.option("--width", default=640, show_default=True, help="Width in pixels of the SVG or PNG.")
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
+              help="Project folder holding site.toml.")
+def chart(chart_id: str, language: str, form: str, output: Path | None, width: int, root: Path) -> None:
+    """Export one chart (CHART_ID) as a Vega-Lite spec, SVG or PNG, for use in another publication."""
+    from site_builder.errors import SiteError
+    from site_builder.export import export_chart
+
+    try:
+        content = export_chart(root, chart_id, language, form, width)
+    except SiteError as error:
+        _fail(error, "export failed", "")
+    if output is None:
+        sys.stdout.buffer.write(content)
+    else:
+        output.write_bytes(content)
+        click.echo(f"wrote {output}", err=True)

@@ -16,6 +16,8 @@ from slugify import slugify
 
 from site_builder.errors import Collector, display_path
 
+SHORTCODE = re.compile(r"\{\{<\s*(\w+)\s*([^>]*?)\s*>\}\}")
+CHART_MARKER = "<!--chart:{}-->"  # left in the article HTML where a chart goes; pages.py swaps it
 MAX_ARTICLE_BYTES = 512 * 1024  # Python-Markdown is quadratic on some inputs: refuse huge files early.
 MARKDOWN_EXTENSIONS = ["tables", "footnotes", "toc", "fenced_code", "sane_lists"]
 
@@ -57,6 +59,7 @@ class Article:
     draft: bool = False
     translation_of: str | None = None
     source_hash: str | None = None
+    charts: tuple[tuple[str, int], ...] = ()  # (chart id, line) of each {{< chart ID >}} shortcode
     line_of: dict = field(default_factory=dict, compare=False, repr=False)  # front matter key -> line
 
     @property
@@ -91,7 +94,39 @@ def split_front_matter(text: str) -> tuple[list[str], str, int] | None:
     return None
 
 
-def render_markdown(body: str) -> str:
+def extract_shortcodes(body: str, first_line: int, shown: str, problems: Collector) -> tuple[str, list[tuple[str, int]]]:
+    """Replace each `{{< chart ID >}}` line with a placeholder paragraph; return the body and (id, line) pairs."""
+    charts, lines, fenced = [], body.split("\n"), False
+    for offset, line in enumerate(lines):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced  # shortcodes inside code blocks are shown, not run
+        if fenced:
+            continue
+        for match in SHORTCODE.finditer(line):
+            number = first_line + offset
+            name, argument = match.group(1), match.group(2).strip()
+            if name != "chart":
+                problems.error(f"unknown shortcode '{name}'", shown, number, match.start() + 1,
+                               hint="known shortcodes: {{< chart ID >}}")
+            elif not re.fullmatch(r"[a-z0-9][a-z0-9-]*", argument):
+                problems.error(f"shortcode 'chart' needs one chart id, not {argument!r}", shown, number,
+                               match.start() + 1)
+            elif line.strip() != match.group(0):
+                problems.error("a chart shortcode must stand on a line of its own", shown, number, match.start() + 1)
+            else:
+                lines[offset] = f"\nSITEBUILDERCHART{len(charts)}\n"
+                charts.append((argument, number))
+    return "\n".join(lines), charts
+
+
+def render_markdown(body: str, charts: list[tuple[str, int]] = ()) -> str:
+    html = _markdown(body)
+    for index, (chart_id, _line) in enumerate(charts):
+        html = html.replace(f"<p>SITEBUILDERCHART{index}</p>", CHART_MARKER.format(chart_id))
+    return html
+
+
+def _markdown(body: str) -> str:
     html = markdown.markdown(body, extensions=MARKDOWN_EXTENSIONS, output_format="html",
                              extension_configs={"toc": {"permalink": "#", "permalink_title": "",
                                                         "slugify": lambda value, sep: slugify(value, separator=sep)},
@@ -155,8 +190,11 @@ def load_article(path: Path, lang: str, problems: Collector, root: Path | None =
         problems.error("the article's slug is empty after transliteration", shown, _key_line(front_lines, "slug", 2))
         return None
     content_hash = hashlib.sha256("\n".join([meta["title"], meta["summary"], body.strip()]).encode()).hexdigest()[:12]
+    body, charts = extract_shortcodes(body, body_line, shown, problems)
+    if len(problems.problems) > count:
+        return None
     try:
-        html = render_markdown(body)
+        html = render_markdown(body, charts)
     except RecursionError:
         problems.error("Markdown is nested too deeply to render", shown, body_line)
         return None
@@ -164,6 +202,7 @@ def load_article(path: Path, lang: str, problems: Collector, root: Path | None =
                    summary=meta["summary"], authors=tuple(meta["authors"]), tags=tuple(meta["tags"]),
                    html=html, source=shown, content_hash=content_hash, draft=bool(meta.get("draft", False)),
                    translation_of=meta.get("translation_of"), source_hash=meta.get("source_hash"),
+                   charts=tuple(charts),
                    line_of={key: _key_line(front_lines, key, 2) for key in meta})
 
 

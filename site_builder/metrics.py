@@ -116,3 +116,50 @@ def round_over_round(current: pd.DataFrame, previous: pd.DataFrame) -> pd.DataFr
             "speedup": prev["score_minutes"] / cur["score_minutes"],
         })
     return pd.DataFrame(rows)
+
+
+def best_per_accelerator(results: pd.DataFrame, benchmarks: list[str], accelerators: int = 8) -> pd.DataFrame:
+    """Fastest scored result per (benchmark, accelerator type) among systems of exactly `accelerators`."""
+    entries = scored(results[results["benchmark"].isin(benchmarks) & (results["total_accelerators"] == accelerators)])
+    best = entries.sort_values(["benchmark", "accelerator", "score_minutes", "submitter", "system_id"])
+    return best.drop_duplicates(["benchmark", "accelerator"]).reset_index(drop=True)
+
+
+def head_to_head(results: pd.DataFrame, challenger: str, reference: str, benchmarks: list[str],
+                 accelerators: int = 8) -> pd.DataFrame:
+    """Best `challenger` against best `reference` accelerator per benchmark at the same scale;
+    `gap` > 0 means the challenger is slower by that fraction."""
+    best = best_per_accelerator(results, benchmarks, accelerators).set_index(["benchmark", "accelerator"])
+    rows = []
+    for benchmark in benchmarks:
+        if (benchmark, challenger) in best.index and (benchmark, reference) in best.index:
+            ours, theirs = best.loc[(benchmark, challenger)], best.loc[(benchmark, reference)]
+            rows.append({"benchmark": benchmark,
+                         "challenger_minutes": ours["score_minutes"], "challenger_system": ours["system_id"],
+                         "challenger_submitter": ours["submitter"],
+                         "reference_minutes": theirs["score_minutes"], "reference_system": theirs["system_id"],
+                         "reference_submitter": theirs["submitter"],
+                         "gap": ours["score_minutes"] / theirs["score_minutes"] - 1})
+    return pd.DataFrame(rows)
+
+
+def results_per_organization(results: pd.DataFrame) -> pd.DataFrame:
+    """Result counts per submitter and accelerator vendor, largest submitters first."""
+    counts = results.groupby(["submitter", "accelerator_vendor"]).size().rename("results").reset_index()
+    totals = counts.groupby("submitter")["results"].transform("sum")
+    return counts.assign(total=totals).sort_values(["total", "submitter", "accelerator_vendor"],
+                                                   ascending=[False, True, True]).reset_index(drop=True)
+
+
+def systems_by_scale(results: pd.DataFrame) -> pd.DataFrame:
+    """Number of distinct systems per total accelerator count, split single-node / multi-node."""
+    system_rows = systems(results).assign(multi_node=lambda s: s["number_of_nodes"] > 1)
+    counts = system_rows.groupby(["total_accelerators", "multi_node"]).size().rename("systems").reset_index()
+    return counts.sort_values(["total_accelerators", "multi_node"]).reset_index(drop=True)
+
+
+def gpu_minutes(results: pd.DataFrame) -> pd.DataFrame:
+    """Scored results with time to train x accelerators, a rough proxy for the cost of a result."""
+    entries = scored(results).copy()
+    entries["gpu_minutes"] = entries["score_minutes"] * entries["total_accelerators"]
+    return entries.sort_values(["benchmark", "gpu_minutes", "submitter", "system_id"]).reset_index(drop=True)

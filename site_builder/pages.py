@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
+import html
+import re
 from dataclasses import dataclass, field
 
 import pandas as pd
 from slugify import slugify
 
 from site_builder import metrics
-from site_builder.charts import Chart, benchmark_chart_id
+from site_builder.charts import ROUND_CHARTS, Chart, benchmark_chart_id
 from site_builder.config import SiteConfig
 from site_builder.content import Article, translations_of
 from site_builder.data import Dataset
@@ -27,6 +29,8 @@ class Page:
     context: dict = field(default_factory=dict)
     in_sitemap: bool = True
     x_default: str | None = None  # the page for readers whose language is not offered
+    og_image: str | None = None  # output path of the page's Open Graph PNG
+    card: tuple[str, str, str] | None = None  # (title, kicker, footer) of a text card, when og_image is one
 
     @property
     def url_path(self) -> str:
@@ -39,6 +43,32 @@ def home_path(lang: str) -> str:
 
 def articles_path(lang: str) -> str:
     return f"{lang}/articles/index.html"
+
+
+def charts_path(lang: str) -> str:
+    return f"{lang}/charts/index.html"
+
+
+def embed_path(lang: str, chart_id: str) -> str:
+    return f"embed/{lang}/{chart_id}.html"
+
+
+def embed_code(config: SiteConfig, chart: Chart) -> str:
+    """The iframe a host page pastes: absolute URL (it lives elsewhere), a title for screen readers."""
+    return (f'<iframe src="{html.escape(config.base_url + embed_path(chart.lang, chart.id))}" '
+            f'title="{html.escape(chart.title)}" loading="lazy" style="width:100%;height:480px;border:0"></iframe>')
+
+
+def article_parts(article: Article, charts_by: dict) -> list[tuple[str, object]]:
+    """The article's HTML split at its chart shortcodes: ("html", text) and ("chart", Chart) parts."""
+    parts: list[tuple[str, object]] = []
+    pieces = re.split(r"<!--chart:([a-z0-9-]+)-->", article.html)
+    for index, piece in enumerate(pieces):
+        if index % 2:
+            parts.append(("chart", charts_by[(article.lang, piece)]))
+        elif piece.strip():
+            parts.append(("html", piece))
+    return parts
 
 
 def benchmark_path(lang: str, benchmark: str) -> str:
@@ -133,7 +163,27 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
                               **common, "headline": headline, "fastest": fastest_rows, "benchmarks": benchmarks,
                               "charts": [charts_by[(code, "fastest-per-benchmark")], charts_by[(code, "deepseek-scaling")]],
                               "own_articles": own, "other_articles": others,
-                          }, x_default="index.html"))
+                              "round_charts": [charts_by[(code, c)] for c in ROUND_CHARTS],
+                          }, x_default="index.html", og_image=f"og/{code}/home.png",
+                          card=(config.title[code], "MLPerf Training " + config.round, lang.gettext(
+                              "%(organizations)s organizations · %(results)s results · %(accelerators)s accelerator types") % {
+                              "organizations": lang.number(headline.organizations),
+                              "results": lang.number(headline.results),
+                              "accelerators": lang.number(headline.accelerator_types)})))
+
+        language_charts = [c for c in charts if c.lang == code]
+        pages.append(Page(charts_path(code), code, "charts.html", lang.gettext("Charts"),
+                          {c: charts_path(c) for c in codes}, {**common, "charts": language_charts},
+                          x_default=charts_path(config.default_language)))
+        for chart in language_charts:
+            pages.append(Page(chart.path, code, "chart.html", chart.title,
+                              {c: charts_by[(c, chart.id)].path for c in codes}, {
+                                  **common, "chart": chart, "embed_code": embed_code(config, chart),
+                                  "charts": language_charts,
+                              }, x_default=charts_by[(config.default_language, chart.id)].path,
+                              og_image=f"charts/{code}/{chart.id}.png"))
+            pages.append(Page(embed_path(code, chart.id), code, "embed.html", chart.title, {},
+                              {**common, "chart": chart}, in_sitemap=False))
 
         pages.append(Page(articles_path(code), code, "articles.html", lang.gettext("Articles"),
                           {c: articles_path(c) for c in codes}, {
@@ -145,9 +195,11 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
             alternates = {code: article.path, **{t.lang: t.path for t in translations}}
             pages.append(Page(article.path, code, "article.html", article.title,
                               {c: alternates[c] for c in codes if c in alternates},
-                              {**common, "article": article, "translations": sorted(
-                                  translations, key=lambda t: codes.index(t.lang))},
-                              x_default=alternates.get(config.default_language)))
+                              {**common, "article": article, "parts": article_parts(article, charts_by),
+                               "translations": sorted(translations, key=lambda t: codes.index(t.lang))},
+                              x_default=alternates.get(config.default_language),
+                              og_image=f"og/{code}/articles/{article.slug}.png",
+                              card=(article.title, config.title[code], lang.date(article.date))))
 
         for b in round_benchmarks:
             facts = {key: _optional(value) for key, value in dataset.benchmarks.loc[b].to_dict().items()}

@@ -32,7 +32,7 @@ def _url(context, target: str) -> str:
     return relative_url(context["page"].path, target)
 
 
-def environment(templates_dir: Path, lang: Language, globals_: dict) -> jinja2.Environment:
+def environment(templates_dir: Path, lang: Language, globals_: dict, filters: dict | None = None) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(templates_dir),
         autoescape=jinja2.select_autoescape(["html", "xml"], default_for_string=True),
@@ -48,6 +48,7 @@ def environment(templates_dir: Path, lang: Language, globals_: dict) -> jinja2.E
         number=lambda value, decimals=None: lang.number(value, decimals),
         percent=lambda value, decimals=1: lang.percent(value, decimals),
         date=lambda value, form="long": lang.date(value, form),
+        **(filters or {}),
     )
     return env
 

@@ -23,6 +23,14 @@ if not REQUIRED and (sync_playwright is None or not Path(CHROMIUM).exists()):
                 allow_module_level=True)
 
 
+_SERVED_ROOTS: dict[str, Path] = {}
+
+
+def served_root(url: str) -> Path:
+    """The folder behind a `served` URL, for tests that add a page of their own."""
+    return _SERVED_ROOTS[url]
+
+
 @pytest.fixture(scope="module")
 def served(shipped_site, tmp_path_factory):
     """The site under a sub-path, /reports/v6/, on a local server."""
@@ -36,7 +44,9 @@ def served(shipped_site, tmp_path_factory):
     handler = functools.partial(Quiet, directory=str(root))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}/reports/v6/"
+    url = f"http://127.0.0.1:{server.server_port}/reports/v6/"
+    _SERVED_ROOTS[url] = root / "reports" / "v6"
+    yield url
     server.shutdown()
 
 
@@ -113,3 +123,75 @@ def test_right_to_left_layout_mirrors(browser, arabic_site, tmp_path):
     ltr, _, _ = _open(browser, (tmp_path / "out/en/index.html").as_uri())
     assert ltr.locator(".brand").bounding_box()["x"] < ltr.locator(".lang-switch").bounding_box()["x"]
     assert errors == [] and foreign == []
+
+
+CATALOG = ["deepseek-scaling", "fastest-per-benchmark", "accelerator-comparison", "amd-vs-nvidia", "round-over-round",
+           "participation", "scale-distribution", "gpu-minutes", "results-deepseekv3-671b", "results-gpt-oss-20b",
+           "results-llama31-405b", "results-llama31-8b", "results-llama2-70b-lora", "results-flux1",
+           "results-dlrm-dcnv2"]
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "it", "vi"])
+def test_every_catalog_chart_draws_in_its_embed_page(browser, served, lang):
+    page = browser.new_page(viewport={"width": 700, "height": 600})
+    errors, foreign = [], []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("request", lambda r: foreign.append(r.url) if not r.url.startswith(served.split("/reports/")[0]) else None)
+    for chart in CATALOG:
+        page.goto(f"{served}embed/{lang}/{chart}.html")
+        page.wait_for_function("document.querySelector('.vega-chart svg.marks') !== null", timeout=15000)
+        marks = page.evaluate("document.querySelectorAll('.vega-chart svg.marks .mark-symbol path, "
+                              ".vega-chart svg.marks .mark-rect path, .vega-chart svg.marks .mark-line path').length")
+        assert marks > 0, (lang, chart)
+    assert errors == [] and foreign == []
+    page.close()
+
+
+def test_embed_on_another_origin_resizes_its_iframe(browser, served, tmp_path):
+    """A host page on a different origin pastes the documented snippet and iframe code."""
+    import re
+
+    permalink = browser.new_page()
+    permalink.goto(served + "en/charts/amd-vs-nvidia/index.html")
+    iframe_code = permalink.input_value("#embed-code").replace(
+        "https://example.org/mlperf-training-v6.0/", served)
+    snippet = permalink.input_value("#resize-code")
+    permalink.close()
+    assert 'title="' in iframe_code and snippet.count("\n") <= 4
+    host = tmp_path / "host"
+    host.mkdir()
+    (host / "index.html").write_text(f"<!doctype html><title>host</title><h1>Host</h1>{iframe_code}{snippet}")
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(host)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        page = browser.new_page(viewport={"width": 900, "height": 800})
+        page.goto(f"http://localhost:{server.server_port}/index.html")  # "localhost" vs 127.0.0.1: another origin
+        page.wait_for_function("document.querySelector('iframe').style.height !== '480px'", timeout=15000)
+        height = int(re.match(r"(\d+)px", page.evaluate("document.querySelector('iframe').style.height")).group(1))
+        inner = page.frames[1].evaluate("document.documentElement.scrollHeight")
+        assert abs(height - inner) <= 2 and height > 150
+        page.close()
+    finally:
+        server.shutdown()
+
+
+def test_chart_hidden_at_load_draws_when_shown(browser, served, shipped_site):
+    """site.js draws into a container that is hidden at load; when shown, the chart takes its real width."""
+    embed = (shipped_site / "embed/en/participation.html").read_text()
+    hidden = embed.replace("<main>", '<div id="box" hidden><main>').replace("</main>", "</main></div>")
+    www = Path(served_root(served))
+    (www / "embed/en/hidden-test.html").write_text(hidden)
+    page, errors, _ = _open(browser, served + "embed/en/hidden-test.html", width=900)
+    page.wait_for_timeout(500)
+    assert page.evaluate("document.querySelector('.vega-chart').getBoundingClientRect().width") == 0
+    page.evaluate("document.getElementById('box').hidden = false")
+    page.wait_for_function("(document.querySelector('.vega-chart svg.marks') || {getBoundingClientRect: () => "
+                           "({width: 0})}).getBoundingClientRect().width > 700", timeout=10000)
+    assert errors == []
+    page.close()

@@ -47,3 +47,39 @@ def test_strict_turns_warnings_into_errors(mini_site, tmp_path):
     assert lenient.exit_code == 0 and "warning: no catalog for language 'de'" in lenient.stderr
     strict = CliRunner().invoke(main, ["build", "--root", str(mini_site), "--out", str(tmp_path / "b"), "--strict"])
     assert strict.exit_code == 1 and "error: no catalog for language 'de'" in strict.stderr
+
+
+def test_check_reports_missing_translations_per_language(mini_site):
+    lenient = CliRunner().invoke(main, ["check", "--root", str(mini_site)])
+    assert lenient.exit_code == 0
+    assert lenient.output.splitlines() == [
+        "en: 1 article, 1 missing, 0 stale",
+        "  missing: only-dutch: published in nl",
+        "nl: 2 articles, 0 missing, 0 stale",
+    ]
+    assert CliRunner().invoke(main, ["check", "--root", str(mini_site), "--strict"]).exit_code == 1
+
+
+def test_chart_export(tmp_path):
+    from tests.conftest import ROOT
+
+    svg = CliRunner().invoke(main, ["chart", "amd-vs-nvidia", "--lang", "vi", "--format", "svg", "--root", str(ROOT)])
+    assert svg.exit_code == 0 and svg.stdout_bytes.startswith(b"<svg")
+    assert "3,6%" in svg.stdout_bytes.decode()
+    out = tmp_path / "chart.png"
+    png = CliRunner().invoke(main, ["chart", "deepseek-scaling", "--lang", "it", "--format", "png", "-o", str(out),
+                                    "--root", str(ROOT)])
+    assert png.exit_code == 0 and out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    spec = CliRunner().invoke(main, ["chart", "participation", "--lang", "nl", "--format", "json", "--root", str(ROOT)])
+    assert '"decimal": ","' in spec.stdout
+    wrong = CliRunner().invoke(main, ["chart", "amd-vs-nvdia", "--lang", "en", "--root", str(ROOT)])
+    assert wrong.exit_code == 1 and "did you mean 'amd-vs-nvidia'?" in wrong.stderr
+
+
+def test_unknown_chart_in_an_article_names_file_line_and_closest_id(mini_site, tmp_path):
+    article = mini_site / "content/en/hello.md"
+    article.write_text(article.read_text() + "\n{{< chart deepseek-scalling >}}\n")
+    result = CliRunner().invoke(main, ["build", "--root", str(mini_site), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert "content/en/hello.md:19: error: unknown chart 'deepseek-scalling'" in result.stderr
+    assert "did you mean 'deepseek-scaling'?" in result.stderr

@@ -1,4 +1,5 @@
 import datetime as dt
+import textwrap
 
 import pytest
 
@@ -93,3 +94,21 @@ def test_shipped_articles_cover_every_language_with_methodology():
         assert (lang, "methodology") in keys
     assert {("nl", "round-overview"), ("it", "deepseek-scaling"), ("vi", "participants"),
             ("en", "readers-guide")} <= keys
+
+
+def test_chart_shortcodes(tmp_path):
+    body = textwrap.dedent(GOOD) + "\n{{< chart deepseek-scaling >}}\n\n```\n{{< chart shown-not-run >}}\n```\n"
+    write_files(tmp_path, {"content/en/a.md": body})
+    [article] = _load(tmp_path)
+    assert article.charts == (("deepseek-scaling", 19),)
+    assert "<!--chart:deepseek-scaling-->" in article.html
+    assert "{{&lt; chart shown-not-run &gt;}}" in article.html
+
+
+def test_bad_shortcodes_are_errors(tmp_path):
+    write_files(tmp_path, {"content/en/a.md": textwrap.dedent(GOOD) + "\n{{< table x >}}\n\ntext {{< chart a >}}\n"})
+    with pytest.raises(SiteError) as caught:
+        _load(tmp_path)
+    text = str(caught.value)
+    assert "content/en/a.md:19:1: error: unknown shortcode 'table'" in text
+    assert "content/en/a.md:21:6: error: a chart shortcode must stand on a line of its own" in text

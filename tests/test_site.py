@@ -1,5 +1,6 @@
 """The shipped site, built once: every page type in every language, links, hreflang, formats, offline."""
 
+import html
 import json
 import re
 from pathlib import Path
@@ -42,7 +43,8 @@ def test_every_page_declares_its_language(shipped_site: Path):
     for page in html_pages(shipped_site):
         relative = page.relative_to(shipped_site).as_posix()
         lang = scan(page).html_lang
-        expected = relative.split("/")[0] if relative.split("/")[0] in LANGUAGES else "en"
+        parts = relative.removeprefix("embed/").split("/")
+        expected = parts[0] if parts[0] in LANGUAGES else "en"
         assert lang == expected, relative
 
 
@@ -117,3 +119,57 @@ def test_the_checks_themselves_catch_problems(tmp_path):
                                            '<a href="https://elsewhere.example/">reading is fine</a></html>')
     assert broken_links(tmp_path) == ["a/index.html: a -> ../missing.html"]
     assert external_resources(tmp_path) == ["a/index.html: script https://cdn.example/x.js"]
+
+
+CHARTS = ["deepseek-scaling", "fastest-per-benchmark", "accelerator-comparison", "amd-vs-nvidia", "round-over-round",
+          "participation", "scale-distribution", "gpu-minutes"] + [f"results-{b}" for b in BENCHMARKS]
+
+
+def test_every_chart_has_spec_svg_png_csv_permalink_and_embed_in_every_language(shipped_site: Path):
+    for chart in CHARTS:
+        assert (shipped_site / "data" / f"{chart}.csv").read_text().count("\n") >= 2, chart
+        for lang in LANGUAGES:
+            base = shipped_site / "charts" / lang / chart
+            json.loads(base.with_suffix(".vl.json").read_text())
+            assert base.with_suffix(".svg").read_text().startswith("<svg"), (lang, chart)
+            assert base.with_suffix(".png").read_bytes()[:4] == b"\x89PNG", (lang, chart)
+            permalink = (shipped_site / lang / "charts" / chart / "index.html").read_text()
+            assert '<noscript><img class="chart-static"' in permalink
+            assert 'id="embed-code"' in permalink and f"embed/{lang}/{chart}.html" in permalink
+            code = html.unescape(re.search(r'id="embed-code"[^>]*>([^<]*)</textarea>', permalink).group(1))
+            assert re.fullmatch(r'<iframe src="https://[^"]+" title="[^"]+" [^>]*></iframe>', code), code
+            assert 'class="citation"' in permalink and f"data/{chart}.csv" in permalink
+            embed = (shipped_site / "embed" / lang / f"{chart}.html").read_text()
+            assert 'data-embed="' + chart + '"' in embed and 'name="robots" content="noindex"' in embed
+
+
+def test_chart_pages_have_a_text_alternative_and_a_data_table_in_their_language(shipped_site: Path):
+    vi = (shipped_site / "vi/charts/deepseek-scaling/index.html").read_text()
+    assert "2.048" in vi and "68,5%" in vi
+    en = (shipped_site / "en/charts/amd-vs-nvidia/index.html").read_text()
+    assert "MI355X is 3.6% slower" in en and "7.9813" in en and "8.2714" in en
+
+
+def test_vega_bundle_only_on_pages_with_charts(shipped_site: Path):
+    for page in html_pages(shipped_site):
+        text = page.read_text()
+        has_chart = 'class="vega-chart"' in text
+        loads_bundle = re.search(r'src="[^"]*assets/vega\.[0-9a-f]+\.js"', text) is not None
+        assert has_chart == loads_bundle, page.relative_to(shipped_site)
+
+
+def test_articles_embed_charts_by_shortcode(shipped_site: Path):
+    page = (shipped_site / "it/articles/deepseek-v3-su-scala/index.html").read_text()
+    assert 'id="chart-deepseek-scaling"' in page and "../../charts/deepseek-scaling/index.html" in page
+    feed = (shipped_site / "it/feed.xml").read_text()
+    assert "https://example.org/mlperf-training-v6.0/it/charts/deepseek-scaling/" in feed
+
+
+def test_open_graph_images(shipped_site: Path):
+    base = "https://example.org/mlperf-training-v6.0/"
+    for page, image in (("en/index.html", "og/en/home.png"),
+                        ("nl/articles/ronde-v6-0/index.html", "og/nl/articles/ronde-v6-0.png"),
+                        ("vi/charts/participation/index.html", "charts/vi/participation.png")):
+        text = (shipped_site / page).read_text()
+        assert f'<meta property="og:image" content="{base}{image}">' in text
+        assert (shipped_site / image).read_bytes()[:4] == b"\x89PNG"

@@ -3,6 +3,16 @@
 (function () {
   "use strict";
 
+  var resizeScheduled = false;
+  function scheduleResize() {
+    if (resizeScheduled) return;
+    resizeScheduled = true;
+    window.requestAnimationFrame(function () {
+      resizeScheduled = false;
+      window.dispatchEvent(new Event("resize"));
+    });
+  }
+
   function drawCharts() {
     if (typeof window.vegaEmbed !== "function") return;
     var dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
@@ -12,11 +22,16 @@
       var spec = JSON.parse(source.textContent);
       var options = { actions: false, renderer: "svg" };
       if (dark) options.theme = "dark";
-      window.vegaEmbed(el, spec, options).then(function (result) {
-        // Charts hidden at load have no width: redraw when they become visible or change size.
-        if (window.ResizeObserver) {
-          new ResizeObserver(function () { result.view.resize().runAsync(); }).observe(el);
-        }
+      window.vegaEmbed(el, spec, options).then(function () {
+        // Vega-Lite's "container" width follows window resizes only; a chart hidden at load (a tab, a
+        // closed <details>) has no width, so tell Vega when its container gets a different width.
+        if (!window.ResizeObserver) return;
+        var lastWidth = el.clientWidth;
+        new ResizeObserver(function () {
+          if (el.clientWidth === lastWidth || el.clientWidth === 0) return;
+          lastWidth = el.clientWidth;
+          scheduleResize();
+        }).observe(el);
       }).catch(function (error) { console.error(error); });
     });
   }
@@ -58,6 +73,37 @@
     });
   }
 
+  // In an embed page, tell the host page our height so its iframe can fit the chart (any origin may listen:
+  // the message carries nothing but the height).
+  function reportHeight() {
+    var id = document.documentElement.getAttribute("data-embed");
+    if (!id || window.parent === window) return;
+    var send = function () {
+      window.parent.postMessage({ type: "site-builder:height", chart: id,
+                                  height: Math.ceil(document.documentElement.getBoundingClientRect().height) }, "*");
+    };
+    if (window.ResizeObserver) new ResizeObserver(send).observe(document.body);
+    window.addEventListener("load", send);
+    send();
+  }
+
+  function copyButtons() {
+    document.querySelectorAll("button.copy[data-copy]").forEach(function (button) {
+      var source = document.getElementById(button.getAttribute("data-copy"));
+      if (!source || !navigator.clipboard) return;
+      button.hidden = false;
+      var label = button.textContent;
+      button.addEventListener("click", function () {
+        navigator.clipboard.writeText(source.value).then(function () {
+          button.textContent = "✓ " + label;
+          setTimeout(function () { button.textContent = label; }, 2000);
+        });
+      });
+    });
+  }
+
   document.querySelectorAll("table.sortable").forEach(makeSortable);
   drawCharts();
+  reportHeight();
+  copyButtons();
 })();

@@ -1,0 +1,31 @@
+"""One chart, outside a build: for `site-builder chart ID --lang LANG --format json|svg|png`."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from pathlib import Path
+
+from site_builder import charts, data, i18n, images
+from site_builder.config import load_config
+from site_builder.errors import Problem, SiteError
+
+
+def export_chart(root: Path, chart_id: str, language: str, form: str, width: int = images.STATIC_WIDTH) -> bytes:
+    config = load_config(root)
+    if language not in config.languages:
+        raise SiteError(Problem(f"unknown language '{language}'", hint="site languages: " + ", ".join(config.languages)))
+    lang, _warnings = i18n.load_language(language, config.locales_dir, root)
+    dataset = data.load_dataset(config.data_dir, [config.round, config.previous_round], root)
+    inputs = charts.ChartInputs(dataset, config.round, config.previous_round)
+    catalog = charts.catalog(inputs)
+    if chart_id not in catalog:
+        close = difflib.get_close_matches(chart_id, list(catalog), n=1)
+        raise SiteError(Problem(f"unknown chart '{chart_id}'",
+                                hint=f"did you mean '{close[0]}'?" if close else "known: " + ", ".join(catalog)))
+    chart = charts.build_chart(chart_id, catalog[chart_id], inputs, lang)
+    if form == "json":
+        return (json.dumps(chart.spec, ensure_ascii=False, indent=1, allow_nan=False) + "\n").encode()
+    if form == "svg":
+        return images.chart_svg(chart.spec, width)
+    return images.chart_png(chart.spec, width)
