@@ -1,8 +1,8 @@
 """Golden test: build tests/golden/site and compare with tests/golden/expected, file by file.
 
 Regenerate after an intended change with `python -m pytest tests/test_golden.py --update-golden`
-and review the diff in git. Two kinds of files are compared by name only: the vega bundle (a
-vendored 0.9 MB script whose name already carries its content hash) and the static SVG renderings
+and review the diff in git. Some files are compared by name only: the vega bundle (a vendored
+0.9 MB script whose name already carries its content hash), and the static SVG and PNG renderings
 (their text metrics depend on the fonts installed on the machine).
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 from site_builder.build import build_site
 
 GOLDEN = Path(__file__).parent / "golden"
-NAME_ONLY = re.compile(r"(^assets/vega\.[0-9a-f]+\.js$|\.svg$)")
+NAME_ONLY = re.compile(r"(^assets/vega\.[0-9a-f]+\.js$|\.svg$|\.png$)")
 
 
 def _files(root: Path) -> dict[str, bytes]:
