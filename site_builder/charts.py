@@ -94,7 +94,7 @@ ChartFactory = Callable[[ChartInputs, Language], ChartDraft]
 def _title(text: str, subtitle: str) -> alt.TitleParams:
     """Titles as short lines: Vega does not wrap text, and a long title squeezes the plot to nothing
     on a phone (charts are sized to their container)."""
-    return alt.TitleParams(textwrap.wrap(text, 38), subtitle=textwrap.wrap(subtitle, 46), anchor="start")
+    return alt.TitleParams(textwrap.wrap(text, 38), subtitle=textwrap.wrap(subtitle, 40), anchor="start")
 
 
 def _tick_values(values: pd.Series) -> list[int]:

@@ -179,7 +179,7 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
             pages.append(Page(chart.path, code, "chart.html", chart.title,
                               {c: charts_by[(c, chart.id)].path for c in codes}, {
                                   **common, "chart": chart, "embed_code": embed_code(config, chart),
-                                  "charts": language_charts,
+                                  "nav": [(c.id, c.title, c.path) for c in language_charts],
                               }, x_default=charts_by[(config.default_language, chart.id)].path,
                               og_image=f"charts/{code}/{chart.id}.png"))
             pages.append(Page(embed_path(code, chart.id), code, "embed.html", chart.title, {},
@@ -221,8 +221,8 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
                                   **common, "benchmark": facts, "task": task_label(facts["task"], lang),
                                   "rows": result_rows(entries, lang), "chart": charts_by[(code, benchmark_chart_id(b))],
                                   "comparison": comparison, "scored": int(entries["score_minutes"].notna().sum()),
-                                  "benchmarks": [{"id": x, "name": dataset.benchmarks.loc[x, "name"],
-                                                  "path": benchmark_path(code, x)} for x in round_benchmarks],
+                                  "nav": [(x, dataset.benchmarks.loc[x, "name"], benchmark_path(code, x))
+                                          for x in round_benchmarks],
                               }, x_default=benchmark_path(config.default_language, b)))
 
     pages.append(Page("404.html", None, "404.html", "404", {}, {**common, "homes": homes}, in_sitemap=False))
