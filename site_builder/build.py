@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from site_builder import assets, charts as chart_catalog, content, data, i18n, images, output, pages, render
-from site_builder.config import load_config
+from site_builder.config import SiteConfig, load_config
 from site_builder.errors import Collector, Problem, SiteError
 
 
@@ -51,11 +51,11 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
         language, problems = i18n.load_language(code, config.locales_dir, root)
         languages.append(language)
         warnings += problems
-    if strict and warnings:
-        raise SiteError([Problem(p.message, p.path, p.line, p.col, p.hint) for p in warnings])
 
-    # Data and content are independent: report the problems of both in one run.
+    # Everything found in the inputs is reported in one run: warnings (with --strict), data, content.
     problems = Collector()
+    if strict:
+        problems.problems += [Problem(p.message, p.path, p.line, p.col, p.hint) for p in warnings]
     dataset = articles = None
     try:
         dataset = data.load_dataset(config.data_dir, [config.round, config.previous_round], root)
@@ -79,38 +79,47 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     for asset in [*theme.values(), vega]:
         files.add(asset.path, asset.content)
     asset_paths = {name: asset.path for name, asset in theme.items()} | {"vega.js": vega.path}
-
-    _add_chart_files(files, charts)
     envs = {lang.code: render.environment(config.templates_dir, lang, {"assets": asset_paths}, {
         "source_label": lambda source, lang=lang: pages.score_source_label(source, lang)}) for lang in languages}
-    default_env = envs[config.default_language]
-    charts_by = {(chart.lang, chart.id): chart for chart in charts}
+
+    _add_chart_files(files, charts)
+    _add_pages(files, site_pages, envs, config)
+    _add_feeds_and_indexes(files, site_pages, envs, config, articles, charts, updated)
+
+    output.write_site(files, out_dir)
+    return BuildReport(out_dir, config.languages, len([p for p in site_pages if not p.path.startswith("embed/")]),
+                       len(charts), len(files), tuple(warnings), time.perf_counter() - started)
+
+
+def _add_pages(files: output.SiteFiles, site_pages: list[pages.Page], envs: dict, config: SiteConfig) -> None:
+    """Every HTML page, in its language's environment, with its Open Graph image."""
     for page in site_pages:
-        env = envs[page.lang] if page.lang else default_env
+        env = envs[page.lang or config.default_language]
         context = {**page.context, "page": page, "switcher": pages.switcher(page, list(config.languages))}
         files.add(page.path, render.render(env, page.template, context))
         if page.card:
             files.add(page.og_image, images.card_png(*page.card))
         elif page.og_image:
-            files.add(page.og_image, images.chart_png(charts_by[(page.lang, page.context["chart"].id)].spec))
+            files.add(page.og_image, images.chart_png(page.context["chart"].spec))
 
-    for lang in languages:
-        feed_path = f"{lang.code}/feed.xml"
-        own = [a for a in articles if a.lang == lang.code]
-        feed_page = pages.Page(feed_path, lang.code, "feed.xml", config.title[lang.code], {})
-        files.add(feed_path, render.render(envs[lang.code], "feed.xml", {
-            "page": feed_page, "config": config, "updated": updated,
-            "entries": [(article, pages.article_parts(article, charts_by)) for article in own]}))
-    sitemap_page = pages.Page("sitemap.xml", None, "sitemap.xml", "", {})
+
+def _add_feeds_and_indexes(files: output.SiteFiles, site_pages: list[pages.Page], envs: dict, config: SiteConfig,
+                           articles: list[content.Article], charts: list[chart_catalog.Chart],
+                           updated: dt.date) -> None:
+    """An Atom feed per language, the sitemap (with hreflang alternates) and robots.txt."""
+    charts_by = {(chart.lang, chart.id): chart for chart in charts}
+    for code, env in envs.items():
+        path = f"{code}/feed.xml"
+        entries = [(a, pages.article_parts(a, charts_by)) for a in articles if a.lang == code]
+        files.add(path, render.render(env, "feed.xml", {
+            "page": pages.Page(path, code, "feed.xml", config.title[code], {}), "config": config,
+            "updated": updated, "entries": entries}))
+    default_env = envs[config.default_language]
     files.add("sitemap.xml", render.render(default_env, "sitemap.xml", {
-        "page": sitemap_page, "pages": [p for p in site_pages if p.in_sitemap], "config": config}))
+        "page": pages.Page("sitemap.xml", None, "sitemap.xml", "", {}), "config": config,
+        "pages": [p for p in site_pages if p.in_sitemap]}))
     files.add("robots.txt", render.render(default_env, "robots.txt", {
         "page": pages.Page("robots.txt", None, "robots.txt", "", {}), "config": config}))
-
-    output.write_site(files, out_dir)
-    return BuildReport(out_dir, config.languages, len([p for p in site_pages if not p.path.startswith("embed/")]),
-                       len(charts), len(files), tuple(warnings),
-                       time.perf_counter() - started)
 
 
 def _check_chart_references(articles: list[content.Article], known: list[str]) -> None:
@@ -126,7 +135,8 @@ def _check_chart_references(articles: list[content.Article], known: list[str]) -
 
 
 def _add_chart_files(files: output.SiteFiles, charts: list[chart_catalog.Chart]) -> None:
-    """Spec (JSON) and static SVG per chart and language; the plotted rows once per chart as CSV."""
+    """Spec (JSON) and static SVG per chart and language; the plotted rows once per chart as CSV
+    (from the first language: the rows are the same, only generated labels differ)."""
     for chart in charts:
         files.add(f"charts/{chart.lang}/{chart.id}.vl.json",
                   json.dumps(chart.spec, ensure_ascii=False, indent=1, allow_nan=False) + "\n")

@@ -121,112 +121,153 @@ def result_rows(entries: pd.DataFrame, lang: Language) -> list[dict]:
     } for _, row in ordered.iterrows()]
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """What every page planner needs: the inputs and the values computed once for all languages."""
+
+    config: SiteConfig
+    dataset: Dataset
+    articles: list[Article]
+    charts_by: dict  # (lang, chart id) -> Chart
+    codes: list[str]
+    common: dict  # context shared by every page
+    round_benchmarks: list[str]
+    headline: metrics.Headline
+    fastest: pd.DataFrame
+
+    @property
+    def current(self) -> pd.DataFrame:
+        return self.dataset.round(self.config.round)
+
+    def every_language(self, path_of) -> dict[str, str]:
+        return {code: path_of(code) for code in self.codes}
+
+
 def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, articles: list[Article],
                charts: list[Chart], updated: dt.date) -> list[Page]:
     current = dataset.round(config.round)
-    previous = dataset.round(config.previous_round)
-    headline = metrics.headline(current)
     round_benchmarks = [b for b in dataset.benchmarks.index if b in set(current["benchmark"])]
-    charts_by = {(c.lang, c.id): c for c in charts}
-    lang_names = {lang.code: lang.native_name for lang in languages}
     codes = [lang.code for lang in languages]
     homes = [{"code": lang.code, "name": lang.native_name, "title": config.title[lang.code],
               "path": home_path(lang.code), "not_found": lang.gettext("This page does not exist.")}
              for lang in languages]
-    common = {"config": config, "updated": updated, "lang_names": lang_names, "languages": codes}
+    common = {"config": config, "updated": updated, "languages": codes,
+              "lang_names": {lang.code: lang.native_name for lang in languages}}
+    plan = _Plan(config, dataset, articles, {(c.lang, c.id): c for c in charts}, codes, common, round_benchmarks,
+                 metrics.headline(current), metrics.fastest_per_benchmark(current, round_benchmarks))
 
-    pages = [Page("index.html", None, "chooser.html", config.title[config.default_language],
-                  {code: home_path(code) for code in codes},
-                  {**common, "homes": homes}, x_default="index.html")]
-
+    site = [Page("index.html", None, "chooser.html", config.title[config.default_language],
+                 plan.every_language(home_path), {**common, "homes": homes}, x_default="index.html")]
     for lang in languages:
-        code = lang.code
-        own = [a for a in articles if a.lang == code]
-        others = sorted((a for a in articles if a.lang != code), key=lambda a: (codes.index(a.lang), a.slug))
-        fastest = metrics.fastest_per_benchmark(current, round_benchmarks)
-        benchmarks = [{
-            "id": b, "name": dataset.benchmarks.loc[b, "name"], "path": benchmark_path(code, b),
-            "results": int((current["benchmark"] == b).sum()),
-            "scored": int(((current["benchmark"] == b) & current["score_minutes"].notna()).sum()),
-            "new": dataset.benchmarks.loc[b, "round_introduced"] == config.round,
-        } for b in round_benchmarks]
-        fastest_rows = [{
+        site.append(_home_page(plan, lang))
+        site += _chart_pages(plan, lang)
+        site += _article_pages(plan, lang)
+        site += [_benchmark_page(plan, lang, benchmark) for benchmark in round_benchmarks]
+    site.append(Page("404.html", None, "404.html", "404", {}, {**common, "homes": homes}, in_sitemap=False))
+    return site
+
+
+def _home_page(plan: _Plan, lang: Language) -> Page:
+    code, config, dataset, current = lang.code, plan.config, plan.dataset, plan.current
+    benchmarks = [{
+        "id": b, "name": dataset.benchmarks.loc[b, "name"], "path": benchmark_path(code, b),
+        "results": int((current["benchmark"] == b).sum()),
+        "scored": int(((current["benchmark"] == b) & current["score_minutes"].notna()).sum()),
+        "new": dataset.benchmarks.loc[b, "round_introduced"] == config.round,
+    } for b in plan.round_benchmarks]
+    fastest_rows = []
+    for _, row in plan.fastest.iterrows():
+        source = row.get("score_source") if isinstance(row.get("score_source"), str) else ""
+        fastest_rows.append({
             "benchmark": row["benchmark"], "name": dataset.benchmarks.loc[row["benchmark"], "name"],
             "path": benchmark_path(code, row["benchmark"]), "score": _optional(row["score_minutes"]),
-            "submitter": row.get("submitter"), "system": row.get("system_id"),
-            "accelerator": row.get("accelerator"), "accelerators": _optional(row.get("total_accelerators")),
-            "source_label": score_source_label(row["score_source"], lang) if isinstance(row.get("score_source"), str) else "",
-            "source": row.get("score_source") if isinstance(row.get("score_source"), str) else "",
-        } for _, row in fastest.iterrows()]
-        pages.append(Page(home_path(code), code, "home.html", config.title[code],
-                          {c: home_path(c) for c in codes}, {
-                              **common, "headline": headline, "fastest": fastest_rows, "benchmarks": benchmarks,
-                              "charts": [charts_by[(code, "fastest-per-benchmark")], charts_by[(code, "deepseek-scaling")]],
-                              "own_articles": own, "other_articles": others,
-                              "round_charts": [charts_by[(code, c)] for c in ROUND_CHARTS],
-                          }, x_default="index.html", og_image=f"og/{code}/home.png",
-                          card=(config.title[code], "MLPerf Training " + config.round, lang.gettext(
-                              "%(organizations)s organizations · %(results)s results · %(accelerators)s accelerator types") % {
-                              "organizations": lang.number(headline.organizations),
-                              "results": lang.number(headline.results),
-                              "accelerators": lang.number(headline.accelerator_types)})))
+            "submitter": row.get("submitter"), "system": row.get("system_id"), "accelerator": row.get("accelerator"),
+            "accelerators": _optional(row.get("total_accelerators")), "source": source,
+            "source_label": score_source_label(source, lang) if source else ""})
+    headline = plan.headline
+    card_footer = lang.gettext("%(organizations)s organizations · %(results)s results · "
+                               "%(accelerators)s accelerator types") % {
+        "organizations": lang.number(headline.organizations), "results": lang.number(headline.results),
+        "accelerators": lang.number(headline.accelerator_types)}
+    own, others = _articles_by_language(plan, code)
+    return Page(home_path(code), code, "home.html", config.title[code], plan.every_language(home_path), {
+        **plan.common, "headline": headline, "fastest": fastest_rows, "benchmarks": benchmarks,
+        "charts": [plan.charts_by[(code, "fastest-per-benchmark")], plan.charts_by[(code, "deepseek-scaling")]],
+        "round_charts": [plan.charts_by[(code, c)] for c in ROUND_CHARTS],
+        "own_articles": own, "other_articles": others,
+    }, x_default="index.html", og_image=f"og/{code}/home.png",
+        card=(config.title[code], "MLPerf Training " + config.round, card_footer))
 
-        language_charts = [c for c in charts if c.lang == code]
-        pages.append(Page(charts_path(code), code, "charts.html", lang.gettext("Charts"),
-                          {c: charts_path(c) for c in codes}, {**common, "charts": language_charts},
-                          x_default=charts_path(config.default_language)))
-        for chart in language_charts:
-            pages.append(Page(chart.path, code, "chart.html", chart.title,
-                              {c: charts_by[(c, chart.id)].path for c in codes}, {
-                                  **common, "chart": chart, "embed_code": embed_code(config, chart),
-                                  "nav": [(c.id, c.title, c.path) for c in language_charts],
-                              }, x_default=charts_by[(config.default_language, chart.id)].path,
-                              og_image=f"charts/{code}/{chart.id}.png"))
-            pages.append(Page(embed_path(code, chart.id), code, "embed.html", chart.title, {},
-                              {**common, "chart": chart}, in_sitemap=False))
 
-        pages.append(Page(articles_path(code), code, "articles.html", lang.gettext("Articles"),
-                          {c: articles_path(c) for c in codes}, {
-                              **common, "own_articles": own, "other_articles": others,
-                          }, x_default=articles_path(config.default_language)))
+def _chart_pages(plan: _Plan, lang: Language) -> list[Page]:
+    """The chart list, then per chart its permalink page and its embed page."""
+    code, config = lang.code, plan.config
+    charts = [chart for (chart_lang, _id), chart in plan.charts_by.items() if chart_lang == code]
+    pages = [Page(charts_path(code), code, "charts.html", lang.gettext("Charts"), plan.every_language(charts_path),
+                  {**plan.common, "charts": charts}, x_default=charts_path(config.default_language))]
+    for chart in charts:
+        def permalink(other: str, chart_id: str = chart.id) -> str:
+            return plan.charts_by[(other, chart_id)].path
 
-        for article in own:
-            translations = translations_of(article, articles)
-            alternates = {code: article.path, **{t.lang: t.path for t in translations}}
-            pages.append(Page(article.path, code, "article.html", article.title,
-                              {c: alternates[c] for c in codes if c in alternates},
-                              {**common, "article": article, "parts": article_parts(article, charts_by),
-                               "translations": sorted(translations, key=lambda t: codes.index(t.lang))},
-                              x_default=alternates.get(config.default_language),
-                              og_image=f"og/{code}/articles/{article.slug}.png",
-                              card=(article.title, config.title[code], lang.date(article.date))))
-
-        for b in round_benchmarks:
-            facts = {key: _optional(value) for key, value in dataset.benchmarks.loc[b].to_dict().items()}
-            entries = current[current["benchmark"] == b]
-            before = previous[previous["benchmark"] == b]
-            comparison = None
-            if len(before):
-                best_now = metrics.fastest_per_benchmark(entries).iloc[0]
-                best_before = metrics.fastest_per_benchmark(before).iloc[0]
-                comparison = {
-                    "round": config.previous_round, "results": len(before),
-                    "scored": int(before["score_minutes"].notna().sum()),
-                    "before": best_before, "now": best_now,
-                    "speedup": _optional(best_before["score_minutes"] / best_now["score_minutes"]),
-                    "unscored_now": int(entries["score_minutes"].isna().sum()),
-                }
-            pages.append(Page(benchmark_path(code, b), code, "benchmark.html", str(facts["name"]),
-                              {c: benchmark_path(c, b) for c in codes}, {
-                                  **common, "benchmark": facts, "task": task_label(facts["task"], lang),
-                                  "rows": result_rows(entries, lang), "chart": charts_by[(code, benchmark_chart_id(b))],
-                                  "comparison": comparison, "scored": int(entries["score_minutes"].notna().sum()),
-                                  "nav": [(x, dataset.benchmarks.loc[x, "name"], benchmark_path(code, x))
-                                          for x in round_benchmarks],
-                              }, x_default=benchmark_path(config.default_language, b)))
-
-    pages.append(Page("404.html", None, "404.html", "404", {}, {**common, "homes": homes}, in_sitemap=False))
+        pages.append(Page(chart.path, code, "chart.html", chart.title, plan.every_language(permalink), {
+            **plan.common, "chart": chart, "embed_code": embed_code(config, chart),
+            "nav": [(c.id, c.title, c.path) for c in charts],
+        }, x_default=permalink(config.default_language), og_image=f"charts/{code}/{chart.id}.png"))
+        pages.append(Page(embed_path(code, chart.id), code, "embed.html", chart.title, {},
+                          {**plan.common, "chart": chart}, in_sitemap=False))
     return pages
+
+
+def _articles_by_language(plan: _Plan, code: str) -> tuple[list[Article], list[Article]]:
+    own = [a for a in plan.articles if a.lang == code]
+    others = sorted((a for a in plan.articles if a.lang != code), key=lambda a: (plan.codes.index(a.lang), a.slug))
+    return own, others
+
+
+def _article_pages(plan: _Plan, lang: Language) -> list[Page]:
+    """The article list (this language first, then the others, marked), then each article."""
+    code, config = lang.code, plan.config
+    own, others = _articles_by_language(plan, code)
+    pages = [Page(articles_path(code), code, "articles.html", lang.gettext("Articles"),
+                  plan.every_language(articles_path), {**plan.common, "own_articles": own, "other_articles": others},
+                  x_default=articles_path(config.default_language))]
+    for article in own:
+        translations = sorted(translations_of(article, plan.articles), key=lambda t: plan.codes.index(t.lang))
+        alternates = {code: article.path, **{t.lang: t.path for t in translations}}
+        pages.append(Page(article.path, code, "article.html", article.title,
+                          {c: alternates[c] for c in plan.codes if c in alternates}, {
+                              **plan.common, "article": article, "translations": translations,
+                              "parts": article_parts(article, plan.charts_by)},
+                          x_default=alternates.get(config.default_language),
+                          og_image=f"og/{code}/articles/{article.slug}.png",
+                          card=(article.title, config.title[code], lang.date(article.date))))
+    return pages
+
+
+def _benchmark_page(plan: _Plan, lang: Language, benchmark: str) -> Page:
+    code, config, dataset = lang.code, plan.config, plan.dataset
+    facts = {key: _optional(value) for key, value in dataset.benchmarks.loc[benchmark].to_dict().items()}
+    entries = plan.current[plan.current["benchmark"] == benchmark]
+    previous = dataset.round(config.previous_round)
+    before = previous[previous["benchmark"] == benchmark]
+    comparison = None
+    if len(before):
+        best_now = metrics.fastest_per_benchmark(entries).iloc[0]
+        best_before = metrics.fastest_per_benchmark(before).iloc[0]
+        comparison = {
+            "round": config.previous_round, "results": len(before),
+            "scored": int(before["score_minutes"].notna().sum()), "before": best_before, "now": best_now,
+            "speedup": _optional(best_before["score_minutes"] / best_now["score_minutes"]),
+            "unscored_now": int(entries["score_minutes"].isna().sum()),
+        }
+    return Page(benchmark_path(code, benchmark), code, "benchmark.html", str(facts["name"]),
+                plan.every_language(lambda other: benchmark_path(other, benchmark)), {
+                    **plan.common, "benchmark": facts, "task": task_label(facts["task"], lang),
+                    "rows": result_rows(entries, lang), "chart": plan.charts_by[(code, benchmark_chart_id(benchmark))],
+                    "comparison": comparison, "scored": int(entries["score_minutes"].notna().sum()),
+                    "nav": [(b, dataset.benchmarks.loc[b, "name"], benchmark_path(code, b))
+                            for b in plan.round_benchmarks],
+                }, x_default=benchmark_path(config.default_language, benchmark))
 
 
 def switcher(page: Page, languages: list[str]) -> list[tuple[str, str, bool]]:
