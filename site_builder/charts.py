@@ -148,6 +148,11 @@ def _result_columns(lang: Language, *extra: Column) -> list[Column]:
             Column("score_minutes", _("Minutes"), "minutes"), *extra, Column("score_source", _("Source"), "source")]
 
 
+def _counted_from(round_name: str) -> str:
+    """Source of a row that counts results rather than quoting one."""
+    return f"count of all {round_name} results in data/rounds/{round_name}/results.csv"
+
+
 def _who(lang: Language, row) -> str:
     return lang.gettext("%(submitter)s, %(count)s × %(accelerator)s") % {
         "submitter": row["submitter"], "count": lang.number(int(row["total_accelerators"])),
@@ -354,7 +359,8 @@ def round_over_round(inputs: ChartInputs, lang: Language) -> ChartDraft:
     table["direction"] = [_("faster") if s >= 1 else _("slower") for s in table["speedup"]]
     rows = table[["benchmark", "benchmark_name", "previous_minutes", "previous_submitter", "previous_system",
                   "previous_accelerators", "current_minutes", "current_submitter", "current_system",
-                  "current_accelerators", "speedup", "direction", "unscored_now"]].reset_index(drop=True)
+                  "current_accelerators", "speedup", "direction", "unscored_now", "previous_source",
+                  "current_source"]].reset_index(drop=True)
     previous, current = inputs.previous_round, inputs.round
     x = alt.X("speedup:Q", title=_("Speed-up of the fastest known time, %(previous)s to %(current)s (×)") % {
         "previous": previous, "current": current}, scale=alt.Scale(type="log", padding=12),
@@ -398,7 +404,7 @@ def round_over_round(inputs: ChartInputs, lang: Language) -> ChartDraft:
 
 def participation(inputs: ChartInputs, lang: Language) -> ChartDraft:
     _ = lang.gettext
-    rows = metrics.results_per_organization(inputs.current)
+    rows = metrics.results_per_organization(inputs.current).assign(source=_counted_from(inputs.round))
     order = list(dict.fromkeys(rows["submitter"]))
     chart = alt.Chart(rows).mark_bar().encode(
         y=alt.Y("submitter:N", title=None, sort=order),
@@ -429,7 +435,7 @@ def participation(inputs: ChartInputs, lang: Language) -> ChartDraft:
 
 def scale_distribution(inputs: ChartInputs, lang: Language) -> ChartDraft:
     _ = lang.gettext
-    rows = metrics.systems_by_scale(inputs.current)
+    rows = metrics.systems_by_scale(inputs.current).assign(source=_counted_from(inputs.round))
     rows["layout"] = [_("multi-node") if m else _("single node") for m in rows["multi_node"]]
     chart = alt.Chart(rows).mark_bar().encode(
         x=alt.X("total_accelerators:O", title=_("Accelerators per system"), sort="ascending",

@@ -114,6 +114,7 @@ def round_over_round(current: pd.DataFrame, previous: pd.DataFrame) -> pd.DataFr
             "current_minutes": cur["score_minutes"], "current_system": cur.get("system_id"),
             "current_submitter": cur.get("submitter"), "current_accelerators": cur.get("total_accelerators"),
             "speedup": prev["score_minutes"] / cur["score_minutes"],
+            "previous_source": prev.get("score_source"), "current_source": cur.get("score_source"),
         })
     return pd.DataFrame(rows)
 
