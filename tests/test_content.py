@@ -112,3 +112,11 @@ def test_bad_shortcodes_are_errors(tmp_path):
     text = str(caught.value)
     assert "content/en/a.md:19:1: error: unknown shortcode 'table'" in text
     assert "content/en/a.md:21:6: error: a chart shortcode must stand on a line of its own" in text
+
+
+def test_shipped_articles_are_long_enough():
+    import re
+
+    for path in sorted((ROOT / "content").glob("*/*.md")):
+        body = path.read_text(encoding="utf-8").split("---", 2)[2]
+        assert len(re.findall(r"\w+", body)) >= 700, path.name
