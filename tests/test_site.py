@@ -5,7 +5,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
 
 from site_builder.build import build_site
 from tests.conftest import ROOT
