@@ -84,8 +84,7 @@ class ChartInputs:
         return str(self.dataset.benchmarks.loc[benchmark_id, "name"])
 
     def round_benchmarks(self) -> list[str]:
-        present = set(self.current["benchmark"])
-        return [b for b in self.dataset.benchmarks.index if b in present]
+        return self.dataset.benchmarks_in(self.round)
 
 
 ChartFactory = Callable[[ChartInputs, Language], ChartDraft]

@@ -54,6 +54,11 @@ class Dataset:
     def round(self, name: str) -> pd.DataFrame:
         return self.results[self.results["round"] == name]
 
+    def benchmarks_in(self, round_name: str) -> list[str]:
+        """Benchmark ids with results in a round, in catalog order."""
+        present = set(self.round(round_name)["benchmark"])
+        return [b for b in self.benchmarks.index if b in present]
+
     def benchmark(self, benchmark_id: str) -> pd.Series:
         return self.benchmarks.loc[benchmark_id]
 

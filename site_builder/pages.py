@@ -117,7 +117,7 @@ def result_rows(entries: pd.DataFrame, lang: Language) -> list[dict]:
         "accelerators": int(row["total_accelerators"]), "nodes": int(row["number_of_nodes"]),
         "framework": row["framework"], "score": _optional(row["score_minutes"]),
         "source_label": score_source_label(row["score_source"], lang), "source": row["score_source"],
-        "hosting": row["hosting"], "inferred": row["metadata_source"].startswith("inferred"),
+        "inferred": row["metadata_source"].startswith("inferred"),
     } for _, row in ordered.iterrows()]
 
 
@@ -146,12 +146,12 @@ class _Plan:
 def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, articles: list[Article],
                charts: list[Chart], updated: dt.date) -> list[Page]:
     current = dataset.round(config.round)
-    round_benchmarks = [b for b in dataset.benchmarks.index if b in set(current["benchmark"])]
+    round_benchmarks = dataset.benchmarks_in(config.round)
     codes = [lang.code for lang in languages]
     homes = [{"code": lang.code, "name": lang.native_name, "title": config.title[lang.code],
               "path": home_path(lang.code), "not_found": lang.gettext("This page does not exist.")}
              for lang in languages]
-    common = {"config": config, "updated": updated, "languages": codes,
+    common = {"config": config, "updated": updated,
               "lang_names": {lang.code: lang.native_name for lang in languages}}
     plan = _Plan(config, dataset, articles, {(c.lang, c.id): c for c in charts}, codes, common, round_benchmarks,
                  metrics.headline(current), metrics.fastest_per_benchmark(current, round_benchmarks))
