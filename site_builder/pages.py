@@ -8,7 +8,6 @@ import re
 from dataclasses import dataclass, field
 
 import pandas as pd
-from slugify import slugify
 
 from site_builder import metrics
 from site_builder.charts import ROUND_CHARTS, Chart, benchmark_chart_id
@@ -17,6 +16,7 @@ from site_builder.content import Article, translations_of
 from site_builder.data import Dataset
 from site_builder.i18n import Language
 from site_builder.render import served_path
+from site_builder.urls import benchmark_path
 
 
 @dataclass(frozen=True)
@@ -69,10 +69,6 @@ def article_parts(article: Article, charts_by: dict) -> list[tuple[str, object]]
         elif piece.strip():
             parts.append(("html", piece))
     return parts
-
-
-def benchmark_path(lang: str, benchmark: str) -> str:
-    return f"{lang}/benchmarks/{slugify(benchmark)}/index.html"
 
 
 def score_source_label(source: str, lang: Language) -> str:

@@ -1,0 +1,128 @@
+"""Inline shortcodes resolved against the data: `{{< fig ... >}}` becomes a localized number that links to
+its row and says where it comes from; `{{< claim ID >}}` becomes the claim's verdict.
+
+Resolution runs once for all articles (every unknown row reported together, at file:line:col); rendering
+runs per page, in the page's language, replacing the `<!--sc:N-->` markers the Markdown stage left.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Callable
+
+from site_builder.errors import Collector
+from site_builder.figures import FigureContext, FigureError, Quantity, ResultRef, evaluate
+from site_builder.i18n import Language
+from site_builder.render import relative_url
+from site_builder.urls import benchmark_path, result_anchor
+
+MARKER = re.compile(r"<!--sc:(\d+)-->")
+
+
+def resolve_figures(articles, context: FigureContext, problems: Collector) -> dict[tuple[str, int], Quantity]:
+    """(article source, shortcode index) -> computed figure, for every `fig` shortcode of every article."""
+    resolved = {}
+    for article in articles:
+        for code in article.shortcodes:
+            if code.name != "fig":
+                continue
+            metric, *args = code.args or [""]
+            try:
+                resolved[(article.source, code.index)] = evaluate(metric, args, dict(code.options), context)
+            except FigureError as error:
+                problems.error(error.message, article.source, code.line, code.col, hint=error.hint)
+    return resolved
+
+
+def format_quantity(quantity: Quantity, lang: Language) -> str:
+    """The figure as a reader of `lang` reads it, with its unit: "2,0206 min", "68,5 %", "1,23×"."""
+    _ = lang.gettext
+    if quantity.unit == "percent":
+        return lang.percent(quantity.value, quantity.decimals)
+    number = lang.number(quantity.value, quantity.decimals)
+    if quantity.unit == "minutes":
+        return _("%(value)s min") % {"value": number}
+    if quantity.unit == "times":
+        return _("%(value)s×") % {"value": number}
+    return number
+
+
+def _describe_result(ref: ResultRef, lang: Language, benchmark_names: dict[str, str],
+                     source_label: Callable[[str, Language], str]) -> str:
+    row = ref.row
+    score = lang.number(row["score_minutes"], ref.score_decimals) if row["score_minutes"] == row["score_minutes"] \
+        else "—"
+    return lang.gettext("%(submitter)s, %(system)s (%(count)s × %(accelerator)s): %(benchmark)s, %(round)s, "
+                        "%(minutes)s min; %(source)s") % {
+        "submitter": ref.submitter, "system": ref.system_id, "count": lang.number(ref.accelerators),
+        "accelerator": row["accelerator"], "benchmark": benchmark_names.get(ref.benchmark, ref.benchmark),
+        "round": ref.round, "minutes": score, "source": source_label(str(row["score_source"]), lang)}
+
+
+def describe(quantity: Quantity, lang: Language, benchmark_names: dict[str, str],
+             source_label: Callable[[str, Language], str]) -> str:
+    """Where the figure comes from, in the reader's language: the method, then each row used."""
+    _ = lang.gettext
+    method = {
+        "score": _("Time to train"),
+        "accelerators": _("Accelerators in the system"),
+        "nodes": _("Nodes in the system"),
+        "runs": _("Runs in the result"),
+        "rcp": _("RCP scaling factor applied to the score"),
+        "acc-minutes": _("Time to train × accelerators"),
+        "efficiency": _("Scaling efficiency: (time × accelerators of the first) / (time × accelerators of the second)"),
+        "speedup": _("Speed-up: time of the first / time of the second"),
+        "ratio": _("Ratio: time of the first / time of the second"),
+        "time-saved": _("Time saved: 1 − time of the second / time of the first"),
+        "gap": _("Gap: time of the first / time of the second − 1"),
+    }.get(quantity.metric)
+    if method is None:  # a round figure: what was counted, over which rows
+        what = {
+            "organizations": _("Organizations"), "results": _("Results"), "scored-results": _("Scored results"),
+            "systems": _("Systems"), "accelerator-types": _("Accelerator types"), "benchmarks": _("Benchmarks"),
+            "largest-scale": _("Accelerators in the largest system"),
+            "multi-node-share": _("Share of systems with more than one node"),
+        }[quantity.metric]
+        scope = ", ".join(f"{column} = {value}" for column, value in quantity.filters)
+        text = _("%(what)s, counted in the %(round)s results") % {"what": what, "round": quantity.round}
+        return text + (f" ({scope})" if scope else "") + "."
+    rows = "; ".join(_describe_result(ref, lang, benchmark_names, source_label) for ref in quantity.refs)
+    return f"{method}. {rows}."
+
+
+def figure_html(quantity: Quantity, lang: Language, page_path: str, element_id: str,
+                benchmark_names: dict[str, str], source_label: Callable[[str, Language], str]) -> str:
+    """A bound figure: the number links to its (first) row; its provenance is a tooltip that hover and
+    keyboard focus reveal and that screen readers get as the link's description."""
+    text = html.escape(format_quantity(quantity, lang))
+    value = f'<data value="{quantity.value:.{max(quantity.decimals, 0)}f}">{text}</data>'
+    note = html.escape(describe(quantity, lang, benchmark_names, source_label))
+    tip = f'<span class="figure-note" role="tooltip" id="{element_id}">{note}</span>'
+    if quantity.refs:
+        ref = quantity.refs[0]
+        href = relative_url(page_path, benchmark_path(lang.code, ref.benchmark)) + "#" + result_anchor(
+            ref.round, ref.submitter, ref.system_id)
+        body = f'<a href="{html.escape(href)}" aria-describedby="{element_id}">{value}</a>'
+    else:
+        body = f'<span tabindex="0" aria-describedby="{element_id}">{value}</span>'
+    return f'<span class="figure">{body}{tip}</span>'
+
+
+def render_inline(article, article_html: str, lang: Language, page_path: str,
+                  figures: dict[tuple[str, int], Quantity], benchmark_names: dict[str, str],
+                  source_label: Callable[[str, Language], str],
+                  claim_html: Callable[[str, Language, str], str] | None = None) -> str:
+    """The article's HTML with every inline shortcode marker replaced, for one page in one language."""
+    codes = {code.index: code for code in article.shortcodes}
+
+    def replace(match: re.Match) -> str:
+        code = codes[int(match.group(1))]
+        if code.name == "fig":
+            return figure_html(figures[(article.source, code.index)], lang, page_path, f"fig-{code.index}",
+                               benchmark_names, source_label)
+        if code.name == "claim" and claim_html is not None:
+            return claim_html(code.args[0], lang, page_path)
+        raise AssertionError(f"no renderer for shortcode '{code.name}'")  # the Markdown stage knows every name
+
+    return MARKER.sub(replace, article_html)

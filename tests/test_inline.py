@@ -1,0 +1,83 @@
+"""Bound figures rendered in a page's language, linked to their rows, with their provenance."""
+
+from dataclasses import dataclass
+from html.parser import HTMLParser
+
+import pytest
+
+from conftest import ROOT
+from site_builder.data import load_dataset
+from site_builder.errors import Collector
+from site_builder.figures import FigureContext
+from site_builder.i18n import load_language
+from site_builder.inline import format_quantity, render_inline, resolve_figures
+
+
+@dataclass(frozen=True)
+class Code:
+    index: int
+    name: str
+    args: tuple
+    options: tuple = ()
+    line: int = 1
+    col: int = 1
+
+
+@dataclass(frozen=True)
+class Doc:
+    source: str
+    shortcodes: tuple
+
+
+@pytest.fixture(scope="module")
+def context():
+    return FigureContext(load_dataset(ROOT / "data", ["v6.0", "v5.1"], ROOT), "v6.0", "v5.1")
+
+
+def language(code):
+    return load_language(code, ROOT / "locales", ROOT)[0]
+
+
+def label(source, lang):
+    return "SOURCE:" + source[:8]
+
+
+def test_figures_render_in_each_locale_with_link_and_provenance(context):
+    doc = Doc("content/nl/x.md", (Code(0, "fig", ("score", "deepseekv3_671b/CoreWeave_GB300_2048x4")),
+                                  Code(1, "fig", ("efficiency", "deepseekv3_671b/CoreWeave_GB300_512x4",
+                                                  "deepseekv3_671b/CoreWeave_GB300_2048x4")),
+                                  Code(2, "fig", ("organizations",))))
+    problems = Collector()
+    figures = resolve_figures([doc], context, problems)
+    assert not problems.problems
+    nl = language("nl")
+    assert format_quantity(figures[(doc.source, 0)], nl) == "2,0206 min"
+    assert format_quantity(figures[(doc.source, 1)], nl) == "68,5%"
+    assert format_quantity(figures[(doc.source, 1)], language("en")) == "68.5%"
+    names = {"deepseekv3_671b": "DeepSeek-V3 671B"}
+    page = "nl/articles/x/index.html"
+    out = render_inline(doc, "<p><!--sc:0--> en <!--sc:1--> van <!--sc:2--></p>", nl, page, figures, names, label)
+    assert "<!--sc:" not in out
+    assert 'href="../../benchmarks/deepseekv3-671b/index.html#r-v6-0-coreweave-coreweave-gb300-2048x4"' in out
+    assert 'aria-describedby="fig-0"' in out and 'id="fig-0"' in out and 'role="tooltip"' in out
+    assert "SOURCE:computed" in out and "DeepSeek-V3 671B" in out
+
+    class Ids(HTMLParser):  # the output is well-formed and ids are unique
+        ids: list = []
+
+        def handle_starttag(self, tag, attrs):
+            self.ids += [v for k, v in attrs if k == "id"]
+    parser = Ids()
+    parser.feed(out)
+    assert len(parser.ids) == len(set(parser.ids)) == 3
+
+
+def test_every_unknown_row_is_reported_at_its_line_and_column(context):
+    doc = Doc("content/en/y.md", (Code(0, "fig", ("score", "deepseekv3_671b/Nope"), (), 7, 12),
+                                  Code(1, "fig", ("speedup", "llama31_8b/fastest"), (), 9, 3)))
+    problems = Collector()
+    resolve_figures([doc], context, problems)
+    shown = [str(p) for p in problems.problems]
+    assert shown[0].startswith("content/en/y.md:7:12: error: no result 'deepseekv3_671b/Nope'")
+    assert "hint: results of this benchmark:" in shown[0] or "did you mean" in shown[0]
+    assert shown[1].startswith("content/en/y.md:9:3: error: 'speedup' takes 2")
