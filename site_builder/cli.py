@@ -139,3 +139,50 @@ def chart(chart_id: str, language: str, form: str, output: Path | None, width: i
     else:
         output.write_bytes(content)
         click.echo(f"wrote {output}", err=True)
+
+
+@main.command()
+@click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--round", "round_name", required=True, help="Round the results belong to, e.g. v6.0.")
+@click.option("--out", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path), default=None,
+              help="CSV file to write, '-' for standard output (default: data/rounds/ROUND/results.csv).")
+@click.option("--ruleset", default=None, help="mlperf-logging rules version (default: from the round, v6.0 -> 6.0.0).")
+@click.option("--strict", is_flag=True, help="Exit 1 when any result could not be scored.")
+def ingest(path: Path, round_name: str, out: Path | None, ruleset: str | None, strict: bool) -> None:
+    """Score a results repository in the official MLCommons training layout (PATH) into a results CSV."""
+    from site_builder.errors import SiteError
+    from site_builder.ingest import ingest_results
+
+    out = out or Path("data") / "rounds" / round_name / "results.csv"
+    bar = None
+
+    def progress(done: int, total: int, label: str) -> None:
+        nonlocal bar
+        if bar is None:
+            bar = click.progressbar(length=total, label="scoring results", file=sys.stderr,
+                                    item_show_func=lambda item: item)
+        bar.update(1, label)
+
+    try:
+        report = ingest_results(path, round_name, ruleset, progress if sys.stderr.isatty() else None)
+    except SiteError as error:
+        _fail(error, "ingest failed", "; nothing was written")
+    finally:
+        if bar is not None:
+            bar.render_finish()
+    for problem in report.problems:
+        click.echo(str(problem), err=True)
+    if str(out) == "-":
+        sys.stdout.write(report.csv_text)
+    else:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        temporary = out.with_name(f".{out.name}.tmp")
+        temporary.write_text(report.csv_text, encoding="utf-8", newline="")
+        temporary.replace(out)
+    failed = len(report.failed)
+    click.echo(f"wrote {'standard output' if str(out) == '-' else out}: {len(report.rows)} results, "
+               f"{len(report.rows) - failed} scored, {failed} not scored, {len(report.problems)} warnings "
+               f"({report.tool})", err=True)
+    if strict and failed:
+        click.echo(f"ingest failed: {failed} result{'s' if failed != 1 else ''} not scored (--strict)", err=True)
+        sys.exit(1)

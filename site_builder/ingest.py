@@ -58,7 +58,11 @@ class Ingested:
 
 
 class _Failed(Exception):
-    """One result that cannot be scored; the reason goes into score_source."""
+    """One result that cannot be scored; the reason goes into score_source, what was learned into notes."""
+
+    def __init__(self, reason: str, notes: list[str] | None = None):
+        super().__init__(reason)
+        self.notes = notes or []
 
 
 def _tools():
@@ -132,6 +136,18 @@ def _captured(messages: list[tuple[str | None, str]]):
         root.removeHandler(handler)
         root.setLevel(level)
         messages.extend((None, line.strip()) for line in out.getvalue().splitlines() if line.strip())
+
+
+def _why_not_counted(log: Path, messages: list[tuple[str | None, str]]) -> str:
+    """The compliance checker's first finding on a run log, else result_summarizer's own message."""
+    findings = [line.strip() for where, text in messages if where == str(log) for line in text.splitlines()
+                if line.strip() and set(line.strip()) != {"-"}]
+    if findings:
+        more = len(findings) - 1
+        return findings[0] + (f" (and {more} more compliance finding{'s' if more != 1 else ''})" if more else "")
+    suffix = f" in {log}"
+    said = [text[: -len(suffix)] for where, text in messages if where is None and text.endswith(suffix)]
+    return said[0] if said else "not counted by result_summarizer"
 
 
 def _run_number(path: Path) -> tuple[int, str]:
@@ -231,20 +247,18 @@ def _score(folder: Path, benchmark: str, system: str, submitter: str, division: 
             raise _Failed(f"result_summarizer failed: {error}") from None
     minutes = {Path(name).name: value for name, value in runs.items()}
     dropped = [log for log in logs if log.name not in minutes]
-    notes = ["per-run minutes: " + ";".join(f"{minutes[log.name]:.4f}" for log in logs if log.name in minutes)]
+    # one entry per run log, in run order, as in the published tables' notes
+    notes = ["per-run minutes: " + ";".join(f"{minutes[log.name]:.4f}" if log.name in minutes else "not counted"
+                                            for log in logs)]
     for log in dropped:
-        reasons = [text for where, text in messages if where == str(log)]
-        reasons += [text[: -len(f" in {log}")] for where, text in messages
-                    if where is None and text.endswith(f" in {log}")]
-        reason = "; ".join(dict.fromkeys(reasons[:3])) or "not counted by result_summarizer"
+        reason = _why_not_counted(log, messages)
         notes.append(f"{log.name} not counted ({reason})")
         problems.append(Problem(f"run not counted: {reason}", f"{shown}/{log.name}", severity="warning"))
-    allowed_drops = len(logs) - len(minutes)
     if score is None:
-        raise _Failed(f"{allowed_drops} of {len(logs)} runs did not converge or failed the compliance checker, "
-                      f"more than the olympic mean allows")
+        raise _Failed(f"{len(dropped)} of {len(logs)} runs did not converge or failed the compliance checker, "
+                      f"more than the olympic mean allows", notes)
     if not math.isfinite(score) or score <= 0:
-        raise _Failed(f"time to train is not positive ({score!r} minutes)")
+        raise _Failed(f"time to train is not positive ({score!r} minutes)", notes)
 
     has_scaling_json = (folder / "scaling.json").is_file()
     if has_scaling_json:
@@ -322,7 +336,8 @@ def ingest_results(repo: Path, round_name: str, ruleset: str | None = None,
                               tools, shown, problems))
             row["score_source"] = tool
         except _Failed as failure:
-            row["score_source"] = f"not computed: {failure}"
+            row.update(score_minutes="", rcp_scaling_factor="", notes="; ".join(failure.notes),
+                       score_source=f"not computed: {failure}")
             problems.append(Problem(f"result not scored: {failure}", shown, severity="warning"))
         rows.append(row)
         if progress is not None:
