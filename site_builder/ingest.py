@@ -299,7 +299,8 @@ def ingest_results(repo: Path, round_name: str, ruleset: str | None = None,
 
     Each result becomes one row of our schema, sorted by benchmark, submitter and system. A result
     that cannot be scored keeps its row, without a score and with the reason in score_source, and is
-    reported as a warning naming its path. `progress(done, total, label)` is called after each result.
+    reported as a warning naming its path. `progress(done, total, label)` is called before each result
+    (label: the result being scored) and once at the end.
     Raises SiteError when mlperf-logging is missing, the rules are unknown or nothing is found.
     """
     tools = _tools()
@@ -317,10 +318,12 @@ def ingest_results(repo: Path, round_name: str, ruleset: str | None = None,
     problems: list[Problem] = []
     systems: dict[Path, dict[str, str] | str] = {}  # system folder -> its columns, or why there are none
     rows = []
-    for done, (org, system_dir, bench_dir) in enumerate(results, start=1):
+    for index, (org, system_dir, bench_dir) in enumerate(results):
         system = system_dir.name
         benchmark = tools["summarizer"]._benchmark_alias(bench_dir.name)  # old folder names, as the summarizer
         shown = bench_dir.relative_to(repo).as_posix()
+        if progress is not None:
+            progress(index, len(results), shown)
         if system_dir not in systems:
             systems[system_dir] = _system(org, system, repo, problems)
         columns = systems[system_dir]
@@ -340,8 +343,8 @@ def ingest_results(repo: Path, round_name: str, ruleset: str | None = None,
                        score_source=f"not computed: {failure}")
             problems.append(Problem(f"result not scored: {failure}", shown, severity="warning"))
         rows.append(row)
-        if progress is not None:
-            progress(done, len(results), shown)
+    if progress is not None:
+        progress(len(results), len(results), "")
     rows.sort(key=lambda r: (r["benchmark"], r["submitter"], r["system_id"]))
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
