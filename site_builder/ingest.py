@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import glob
 import io
 import json
 import logging
@@ -83,12 +84,12 @@ def _tools():
 
 
 def _ruleset(round_name: str, ruleset: str | None, tools) -> str:
-    """The rules version of a round: "v5.1" -> "5.1.0", unless given explicitly."""
+    """The rules version of a round: "vX.Y" -> "X.Y.0", unless given explicitly."""
     if ruleset is None:
         match = re.fullmatch(r"v?(\d+)\.(\d+)(?:\.(\d+))?", round_name)
         if match is None:
             raise SiteError(Problem(f"cannot tell the rules version from round {round_name!r}",
-                                    hint="pass --ruleset, for example --ruleset 5.1.0"))
+                                    hint="pass the mlperf-logging rules version as --ruleset X.Y.Z"))
         ruleset = f"{match[1]}.{match[2]}.{match[3] or 0}"
     try:
         tools["allowed"](USAGE, ruleset)
@@ -237,6 +238,8 @@ def _score(folder: Path, benchmark: str, system: str, submitter: str, division: 
         except OSError as error:
             raise _Failed(f"unreadable log {log.name}: {error.strerror or error}") from None
 
+    if glob.escape(str(folder)) != str(folder):  # result_summarizer globs the folder's path as written
+        raise _Failed("the path has a glob character ([, ], * or ?), which result_summarizer cannot read")
     messages: list[tuple[str | None, str]] = []
     with _captured(messages):
         try:

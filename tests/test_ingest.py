@@ -28,10 +28,11 @@ SYSTEM = {
 }
 
 
-def mllog_run(path: Path, minutes: float, converged: bool = True, start_ms: int = 1_760_000_000_000) -> None:
+def mllog_run(path: Path, minutes: float, converged: bool = True, samples: int = 3456,
+              start_ms: int = 1_760_000_000_000) -> None:
     """A small llama2_70b_lora run log, in the real `:::MLLOG {...}` format, that the 5.1.0 compliance
     checker accepts; a run that does not converge never reaches the quality target and stops 'aborted'."""
-    samples = 3456  # above the RCP mean for batch size 8, so no RCP normalization applies
+    # 3456 samples is above the RCP mean for batch size 8 (3179), so no RCP normalization applies
     t = start_ms
     lines = []
 
@@ -70,11 +71,11 @@ SCORE = "10.2359"  # olympic mean of MINUTES: the eight middle runs
 
 
 def make_result(repo: Path, system: str = "acme_2x8", submitter: str = "Acme", benchmark: str = BENCHMARK,
-                minutes=MINUTES, not_converged=(), system_json: dict | None = SYSTEM) -> Path:
+                minutes=MINUTES, not_converged=(), system_json: dict | None = SYSTEM, samples: int = 3456) -> Path:
     """SUBMITTER/results/SYSTEM/BENCHMARK/result_N.txt (+ SUBMITTER/systems/SYSTEM.json) under repo."""
     folder = repo / submitter / "results" / system / benchmark
     for number, value in enumerate(minutes):
-        mllog_run(folder / f"result_{number}.txt", value, converged=number not in not_converged)
+        mllog_run(folder / f"result_{number}.txt", value, converged=number not in not_converged, samples=samples)
     (repo / submitter / "systems").mkdir(parents=True, exist_ok=True)
     if system_json is not None:
         (repo / submitter / "systems" / f"{system}.json").write_text(
@@ -145,6 +146,21 @@ def test_scaling_json_is_applied_as_the_summarizer_does(tmp_path):
     (folder / "scaling.json").write_text('{"scaling_factor": 1.05}')
     [row] = ingest_results(tmp_path, "v5.1").rows
     assert row["score_minutes"] == f"{olympic(MINUTES) * 1.05:.4f}" and row["rcp_scaling_factor"] == "1.05"
+
+
+def test_rcp_checker_verdict_and_factor_are_reported_not_applied_without_scaling_json(tmp_path):
+    make_result(tmp_path, system="fast", samples=3072)  # converges faster than the RCP mean: factor > 1
+    make_result(tmp_path, system="too_fast", samples=2688)  # faster than the RCP allows: RCP fails
+    report = ingest_results(tmp_path, "v5.1")
+    rows = by_system(report.rows)
+    fast, too_fast = rows[("Acme", "fast", BENCHMARK)], rows[("Acme", "too_fast", BENCHMARK)]
+    assert fast["score_minutes"] == SCORE and fast["rcp_scaling_factor"] == "1.0"  # as result_summarizer
+    assert "RCP pass: RCP found" in fast["notes"] and "rcp_checker factor 1.0347" in fast["notes"]
+    assert too_fast["score_minutes"] == SCORE and "RCP fail: RCP found" in too_fast["notes"]
+    found = messages(report)
+    assert ("Acme/results/fast/llama2_70b_lora: warning: rcp_checker gives an RCP normalization factor of "
+            "1.034722 but there is no scaling.json; as in result_summarizer, the score is not scaled") in found
+    assert "Acme/results/too_fast/llama2_70b_lora: warning: RCP check failed: RCP found" in found
 
 
 def test_one_non_converged_run_is_dropped_by_olympic_scoring(tmp_path):
@@ -227,6 +243,13 @@ def test_a_benchmark_the_rules_do_not_know_is_not_scored(tmp_path):
     assert row["accelerator"] == "B200"  # the system columns still come through
 
 
+def test_a_path_result_summarizer_cannot_glob_is_refused_with_a_reason(tmp_path):
+    make_result(tmp_path / "copy [2]")
+    [row] = ingest_results(tmp_path / "copy [2]", "v5.1").rows
+    assert row["score_source"] == ("not computed: the path has a glob character ([, ], * or ?), "
+                                   "which result_summarizer cannot read")
+
+
 def test_rows_are_sorted_and_output_is_deterministic(tmp_path):
     make_result(tmp_path, submitter="Zed", system="z1")
     make_result(tmp_path, submitter="Acme", system="b2")
@@ -279,7 +302,7 @@ def test_cli_errors_name_the_problem_without_traceback(tmp_path):
     make_result(tmp_path / "repo")
     unknown = CliRunner().invoke(main, ["ingest", str(tmp_path / "repo"), "--round", "next"])
     assert unknown.exit_code == 1 and "cannot tell the rules version from round 'next'" in unknown.stderr
-    assert "hint: pass --ruleset" in unknown.stderr
+    assert "hint: pass the mlperf-logging rules version as --ruleset X.Y.Z" in unknown.stderr
     explicit = CliRunner().invoke(main, ["ingest", str(tmp_path / "repo"), "--round", "next", "--ruleset", "5.1.0",
                                          "--out", "-"])
     assert explicit.exit_code == 0 and "next,closed," in explicit.stdout
