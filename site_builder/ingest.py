@@ -125,17 +125,16 @@ def _captured(messages: list[tuple[str | None, str]]):
             elif record.levelno >= logging.WARNING and text:
                 messages.append((current[0], text))
 
+    # mlperf-logging logs through the root logger: give it only our handler for the duration
     root = logging.getLogger()
-    handler, level = Handler(), root.level
-    root.addHandler(handler)
-    root.setLevel(logging.INFO)
+    handlers, level = root.handlers[:], root.level
+    root.handlers, root.level = [Handler()], logging.INFO
     out = io.StringIO()
     try:
         with contextlib.redirect_stdout(out):
             yield
     finally:
-        root.removeHandler(handler)
-        root.setLevel(level)
+        root.handlers, root.level = handlers, level
         messages.extend((None, line.strip()) for line in out.getvalue().splitlines() if line.strip())
 
 
@@ -184,9 +183,10 @@ def _system_columns(desc: dict, system_file: str, problems: list[Problem]) -> di
         problems.append(Problem(f"status {status!r} is not one of the official values "
                                 f"({', '.join(AVAILABILITY)}); availability and hosting are left empty",
                                 system_file, severity="warning"))
+    submitter = {"submitter": text("submitter")} if text("submitter") else {}  # else the folder's name stays
     return {
-        "division": text("division"), "availability": AVAILABILITY.get(status, ""),
-        "hosting": HOSTING.get(status, ""), "submitter": text("submitter"), "system_name": text("system_name"),
+        **submitter, "division": text("division").lower(), "availability": AVAILABILITY.get(status, ""),
+        "hosting": HOSTING.get(status, ""), "system_name": text("system_name"),
         "accelerator": accelerator, "accelerator_vendor": vendor, "accelerator_model": model,
         "accelerators_per_node": str(per_node), "number_of_nodes": str(nodes),
         "total_accelerators": str(per_node * nodes), "host_processor": text("host_processor_model_name"),
@@ -308,7 +308,7 @@ def ingest_results(repo: Path, round_name: str, ruleset: str | None = None,
     """
     tools = _tools()
     ruleset = _ruleset(round_name, ruleset, tools)
-    repo = Path(repo)
+    typed, repo = Path(repo).as_posix(), Path(repo).resolve()  # resolved: "." still has a submitter name
     orgs = _organizations(repo)
     results = [(org, system_dir, bench_dir)
                for org in orgs
@@ -316,7 +316,7 @@ def ingest_results(repo: Path, round_name: str, ruleset: str | None = None,
                for bench_dir in sorted(p for p in system_dir.iterdir() if p.is_dir())]
     if not results:
         raise SiteError(Problem("no results found: expected SUBMITTER/systems/*.json and "
-                                "SUBMITTER/results/SYSTEM/BENCHMARK/result_*.txt", repo.as_posix()))
+                                "SUBMITTER/results/SYSTEM/BENCHMARK/result_*.txt", typed))
     tool = f"mlperf_logging.result_summarizer {tools['version']}, {USAGE} rules {ruleset} (ingested by site-builder)"
     problems: list[Problem] = []
     systems: dict[Path, dict[str, str] | str] = {}  # system folder -> its columns, or why there are none

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -25,6 +27,7 @@ SYSTEM = {
     "submitter": "Acme", "division": "closed", "status": "Available cloud", "system_name": "Acme Box 8x B200",
     "number_of_nodes": "2", "accelerators_per_node": "8", "accelerator_model_name": "NVIDIA B200-SXM-180GB",
     "host_processor_model_name": "Intel Xeon 8570", "host_processors_per_node": "2", "framework": "PyTorch 25.09",
+    "host_processor_core_count": "56", "hw_notes": "", "sw_notes": "",
 }
 
 
@@ -79,7 +82,8 @@ def make_result(repo: Path, system: str = "acme_2x8", submitter: str = "Acme", b
     (repo / submitter / "systems").mkdir(parents=True, exist_ok=True)
     if system_json is not None:
         (repo / submitter / "systems" / f"{system}.json").write_text(
-            json.dumps({**system_json, "submitter": submitter}), encoding="utf-8")
+            json.dumps({**system_json, "submitter": submitter, "system_name": f"{submitter} {system}"}),
+            encoding="utf-8")
     return folder
 
 
@@ -139,6 +143,23 @@ def test_scores_a_synthetic_repository_by_the_official_rules(tmp_path):
         "B200", "NVIDIA", "cloud", "available")
     assert (row["number_of_nodes"], row["accelerators_per_node"], row["total_accelerators"]) == ("2", "8", "16")
     assert row["metadata_source"] == "system description Acme/systems/acme_2x8.json"
+
+
+def test_scores_equal_the_official_summarizer_run_on_the_same_repository(tmp_path):
+    from mlperf_logging.result_summarizer.result_summarizer import summarize_results
+
+    repo = tmp_path / "repo"
+    make_result(repo, system="plain")
+    make_result(repo, system="one_failed", not_converged={3}, minutes=[m + 1.3 for m in MINUTES])
+    (make_result(repo, system="scaled", minutes=[m * 0.7 for m in MINUTES]) / "scaling.json").write_text(
+        '{"scaling_factor": 1.0213}')
+    ours = {row["system_name"]: row["score_minutes"] for row in ingest_results(repo, "v5.1").rows}
+    copy = tmp_path / "copy"  # the summarizer writes scaling.json files into what it reads
+    shutil.copytree(repo, copy)
+    with contextlib.redirect_stdout(io.StringIO()):
+        _, _, detailed, _ = summarize_results(str(copy / "Acme"), "training", "5.1.0")
+    official = {row["system"]: f"{row[f'{BENCHMARK}:time_to_train']:.4f}" for _, row in detailed.iterrows()}
+    assert ours == official and len(official) == 3
 
 
 def test_scaling_json_is_applied_as_the_summarizer_does(tmp_path):
