@@ -146,7 +146,7 @@ def chart(chart_id: str, language: str, form: str, output: Path | None, width: i
 @click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--round", "round_name", required=True, help="Round the results belong to (vX.Y).")
 @click.option("--out", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path), default=None,
-              help="CSV file to write, '-' for standard output (default: data/rounds/ROUND/results.csv).")
+              help="CSV file to write (replaced), '-' for standard output (default: data/rounds/ROUND/results.csv).")
 @click.option("--ruleset", default=None, help="mlperf-logging rules version (default: from the round, vX.Y -> X.Y.0).")
 @click.option("--strict", is_flag=True, help="Exit 1 when any result could not be scored.")
 def ingest(path: Path, round_name: str, out: Path | None, ruleset: str | None, strict: bool) -> None:

@@ -275,7 +275,10 @@ def test_rows_are_sorted_and_output_is_deterministic(tmp_path):
     make_result(tmp_path, submitter="Zed", system="z1")
     make_result(tmp_path, submitter="Acme", system="b2")
     make_result(tmp_path, submitter="Acme", system="a1", benchmark="resnet")
-    first = ingest_results(tmp_path, "v5.1")
+    calls = []
+    first = ingest_results(tmp_path, "v5.1", progress=lambda *args: calls.append(args))
+    assert calls == [(0, 3, "Acme/results/a1/resnet"), (1, 3, f"Acme/results/b2/{BENCHMARK}"),
+                     (2, 3, f"Zed/results/z1/{BENCHMARK}"), (3, 3, "")]
     assert [(r["benchmark"], r["submitter"], r["system_id"]) for r in first.rows] == [
         (BENCHMARK, "Acme", "b2"), (BENCHMARK, "Zed", "z1"), ("resnet", "Acme", "a1")]
     assert ingest_results(tmp_path, "v5.1").csv_text == first.csv_text
