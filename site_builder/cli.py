@@ -5,6 +5,7 @@ Heavy libraries (pandas, altair) are imported inside commands so `--help` stays 
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 
@@ -139,3 +140,56 @@ def chart(chart_id: str, language: str, form: str, output: Path | None, width: i
     else:
         output.write_bytes(content)
         click.echo(f"wrote {output}", err=True)
+
+
+@main.command()
+@click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--round", "round_name", required=True, help="Round the results belong to (vX.Y).")
+@click.option("--out", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path), default=None,
+              help="CSV file to write (replaced), '-' for standard output (default: data/rounds/ROUND/results.csv).")
+@click.option("--ruleset", default=None, help="mlperf-logging rules version (default: from the round, vX.Y -> X.Y.0).")
+@click.option("--strict", is_flag=True, help="Exit 1 when any result could not be scored.")
+def ingest(path: Path, round_name: str, out: Path | None, ruleset: str | None, strict: bool) -> None:
+    """Score a results repository in the official MLCommons training layout (PATH) into a results CSV."""
+    from site_builder.errors import Problem, SiteError
+    from site_builder.ingest import ingest_results
+
+    out = out or Path("data") / "rounds" / round_name / "results.csv"
+    with contextlib.ExitStack() as stack:
+        bar = None
+
+        def progress(done: int, total: int, label: str) -> None:
+            nonlocal bar
+            if bar is None:
+                bar = stack.enter_context(click.progressbar(length=total, label="scoring results", file=sys.stderr,
+                                                            item_show_func=lambda item: item))
+            bar.current_item = label
+            if done > bar.pos:
+                bar.update(done - bar.pos)
+            else:
+                bar.render_progress()
+
+        try:
+            report = ingest_results(path, round_name, ruleset, progress if sys.stderr.isatty() else None)
+        except SiteError as error:
+            stack.close()
+            _fail(error, "ingest failed", "; nothing was written")
+    for problem in report.problems:
+        click.echo(str(problem), err=True)
+    if str(out) == "-":
+        sys.stdout.write(report.csv_text)
+    else:
+        try:  # beside the target, then renamed: an interrupted run leaves the previous file whole
+            out.parent.mkdir(parents=True, exist_ok=True)
+            temporary = out.with_name(f".{out.name}.tmp")
+            temporary.write_text(report.csv_text, encoding="utf-8", newline="")
+            temporary.replace(out)
+        except OSError as error:
+            _fail(SiteError(Problem(f"cannot write: {error.strerror or error}", str(out))), "ingest failed", "")
+    failed, count, warnings = len(report.failed), len(report.rows), len(report.problems)
+    click.echo(f"wrote {'standard output' if str(out) == '-' else out}: {count} result{'s' if count != 1 else ''}, "
+               f"{count - failed} scored, {failed} not scored, {warnings} warning{'s' if warnings != 1 else ''} "
+               f"({report.tool})", err=True)
+    if strict and failed:
+        click.echo(f"ingest failed: {failed} result{'s' if failed != 1 else ''} not scored (--strict)", err=True)
+        sys.exit(1)

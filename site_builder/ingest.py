@@ -1,0 +1,357 @@
+"""Ingest a results repository in the official MLCommons training layout into our results schema.
+
+Layout read (as in mlcommons/training_results_vX.Y):
+    SUBMITTER/systems/SYSTEM.json
+    SUBMITTER/results/SYSTEM/BENCHMARK/result_*.txt   (one MLLOG run log each)
+    SUBMITTER/results/SYSTEM/BENCHMARK/scaling.json   (optional RCP normalization set in review)
+
+Scores are computed by MLCommons' own `mlperf-logging`, never by rules re-implemented here:
+`result_summarizer` gives each run's time (after the compliance checker accepts its log), the olympic
+mean with its allowance for non-converged runs, and the scaling.json factor; `rcp_checker` gives the
+RCP verdict. The repository is only read: the summarizer's own RCP step would write scaling.json
+files, so it is called with set_scaling=False.
+
+System columns are normalized with derive.py's tables (accelerator type, vendor, hosting), so ingested
+and derived rounds group the same way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import glob
+import io
+import json
+import logging
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from site_builder.derive import COLUMNS, HOSTING, accelerator_type, accelerator_vendor
+from site_builder.errors import Problem, SiteError
+
+USAGE = "training"
+INSTALL_HINT = "pip install 'site-builder[ingest]'"
+
+# The system description's `status` (values allowed by mlperf_logging.system_desc_checker) -> our category.
+AVAILABILITY = {
+    "Available on-premise": "available",
+    "Available cloud": "available",
+    "Preview": "preview",
+    "Research, Development, or Internal (RDI)": "rdi",
+}
+
+
+@dataclass
+class Ingested:
+    """The round's results table as CSV text, and what went wrong on the way (warnings, with paths)."""
+
+    csv_text: str
+    rows: list[dict[str, str]]
+    problems: list[Problem] = field(default_factory=list)
+    tool: str = ""
+
+    @property
+    def failed(self) -> list[dict[str, str]]:
+        return [row for row in self.rows if not row["score_minutes"]]
+
+
+class _Failed(Exception):
+    """One result that cannot be scored; the reason goes into score_source, what was learned into notes."""
+
+    def __init__(self, reason: str, notes: list[str] | None = None):
+        super().__init__(reason)
+        self.notes = notes or []
+
+
+def _tools():
+    """Import mlperf-logging (an optional extra), or fail with the command that installs it."""
+    try:
+        from importlib.metadata import version
+
+        from mlperf_logging.benchmark_meta import get_allowed_benchmarks, get_result_file_counts
+        from mlperf_logging.compliance_checker import mlp_compliance
+        from mlperf_logging.rcp_checker import rcp_checker
+        from mlperf_logging.result_summarizer import result_summarizer
+    except ImportError:
+        raise SiteError(Problem("the ingest command needs MLCommons' mlperf-logging, which is not installed",
+                                hint=f"install it with: {INSTALL_HINT}")) from None
+    return {"summarizer": result_summarizer, "rcp": rcp_checker, "compliance": mlp_compliance,
+            "allowed": get_allowed_benchmarks, "counts": get_result_file_counts(USAGE),
+            "version": version("mlperf-logging")}
+
+
+def _ruleset(round_name: str, ruleset: str | None, tools) -> str:
+    """The rules version of a round: "vX.Y" -> "X.Y.0", unless given explicitly."""
+    if ruleset is None:
+        match = re.fullmatch(r"v?(\d+)\.(\d+)(?:\.(\d+))?", round_name)
+        if match is None:
+            raise SiteError(Problem(f"cannot tell the rules version from round {round_name!r}",
+                                    hint="pass the mlperf-logging rules version as --ruleset X.Y.Z"))
+        ruleset = f"{match[1]}.{match[2]}.{match[3] or 0}"
+    try:
+        tools["allowed"](USAGE, ruleset)
+    except ValueError:
+        known = sorted(r for r in tools["compliance"].rule_choices() if _known_ruleset(tools, r))
+        raise SiteError(Problem(f"mlperf-logging {tools['version']} has no {USAGE} rules {ruleset}",
+                                hint=f"known: {', '.join(known)}; a newer mlperf-logging may know it")) from None
+    return ruleset
+
+
+def _known_ruleset(tools, ruleset: str) -> bool:
+    try:
+        tools["allowed"](USAGE, ruleset)
+        return True
+    except ValueError:
+        return False
+
+
+@contextlib.contextmanager
+def _captured(messages: list[tuple[str | None, str]]):
+    """Keep mlperf-logging's prints and log records off our stderr; collect them as (log file, message).
+
+    The compliance checker logs "Running compliance on file: F" (INFO) before its findings on F, which
+    is how each finding is tied to its run log.
+    """
+    current: list[str | None] = [None]
+
+    class Handler(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            text = record.getMessage().strip()
+            if record.msg == "Running compliance on file: %s":
+                current[0] = str(record.args[0])
+            elif record.levelno >= logging.WARNING and text:
+                messages.append((current[0], text))
+
+    # mlperf-logging logs through the root logger: give it only our handler for the duration
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    root.handlers, root.level = [Handler()], logging.INFO
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            yield
+    finally:
+        root.handlers, root.level = handlers, level
+        messages.extend((None, line.strip()) for line in out.getvalue().splitlines() if line.strip())
+
+
+def _why_not_counted(log: Path, messages: list[tuple[str | None, str]]) -> str:
+    """The compliance checker's first finding on a run log, else result_summarizer's own message."""
+    findings = [line.strip() for where, text in messages if where == str(log) for line in text.splitlines()
+                if line.strip() and set(line.strip()) != {"-"}]
+    if findings:
+        more = len(findings) - 1
+        return findings[0] + (f" (and {more} more compliance finding{'s' if more != 1 else ''})" if more else "")
+    suffix = f" in {log}"
+    said = [text[: -len(suffix)] for where, text in messages if where is None and text.endswith(suffix)]
+    return said[0] if said else "not counted by result_summarizer"
+
+
+def _run_number(path: Path) -> tuple[int, str]:
+    digits = re.sub(r"\D", "", path.stem)
+    return (int(digits) if digits else -1, path.name)
+
+
+def _format_factor(value: float) -> str:
+    return repr(float(value))
+
+
+def _system_columns(desc: dict, system_file: str, problems: list[Problem]) -> dict[str, str]:
+    """Our system columns from one system description; raises _Failed when a needed field is bad."""
+    def text(key: str) -> str:
+        value = desc.get(key, "")
+        return "" if value is None else str(value).strip()
+
+    try:
+        per_node, nodes = int(text("accelerators_per_node")), int(text("number_of_nodes"))
+    except ValueError:
+        raise _Failed(f"system description {system_file} has no integer accelerators_per_node and "
+                      f"number_of_nodes") from None
+    model = text("accelerator_model_name")
+    accelerator = accelerator_type(model)
+    vendor = accelerator_vendor(accelerator) if accelerator else "other"
+    if accelerator is None:
+        problems.append(Problem(f"accelerator model {model!r} matches no accelerator type; the row keeps it "
+                                f"as written, with vendor 'other'", system_file, severity="warning",
+                                hint="add a pattern to ACCELERATOR_PATTERNS in site_builder/derive.py"))
+        accelerator = model
+    status = text("status")
+    if status not in AVAILABILITY:
+        problems.append(Problem(f"status {status!r} is not one of the official values "
+                                f"({', '.join(AVAILABILITY)}); availability and hosting are left empty",
+                                system_file, severity="warning"))
+    submitter = {"submitter": text("submitter")} if text("submitter") else {}  # else the folder's name stays
+    return {
+        **submitter, "division": text("division").lower(), "availability": AVAILABILITY.get(status, ""),
+        "hosting": HOSTING.get(status, ""), "system_name": text("system_name"),
+        "accelerator": accelerator, "accelerator_vendor": vendor, "accelerator_model": model,
+        "accelerators_per_node": str(per_node), "number_of_nodes": str(nodes),
+        "total_accelerators": str(per_node * nodes), "host_processor": text("host_processor_model_name"),
+        "framework": text("framework"), "metadata_source": f"system description {system_file}",
+    }
+
+
+def _system(org: Path, system: str, repo: Path, problems: list[Problem]) -> dict[str, str] | str:
+    """A system's columns, or the reason there are none (reported once per system, with its path)."""
+    path = org / "systems" / f"{system}.json"
+    shown = path.relative_to(repo).as_posix()
+    problem = None
+    if not path.is_file():
+        problem = Problem(f"no system description {shown}", shown, severity="warning")
+    else:
+        try:
+            desc = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(desc, dict):
+                problem = Problem("unreadable system description: not a JSON object", shown, severity="warning")
+        except json.JSONDecodeError as error:
+            problem = Problem(f"unreadable system description: {error.msg}", shown, error.lineno, error.colno,
+                              severity="warning")
+        except (OSError, UnicodeDecodeError) as error:
+            problem = Problem(f"unreadable system description: {error}", shown, severity="warning")
+    if problem is None:
+        try:
+            return _system_columns(desc, shown, problems)
+        except _Failed as failure:
+            problem = Problem(str(failure), shown, severity="warning")
+    problems.append(problem)
+    return problem.message
+
+
+def _score(folder: Path, benchmark: str, system: str, submitter: str, division: str, ruleset: str,
+           tools, shown: str, problems: list[Problem]) -> dict[str, str]:
+    """Score one result directory with the official tools; raises _Failed with the reason."""
+    summarizer = tools["summarizer"]
+    if benchmark not in tools["allowed"](USAGE, ruleset):
+        raise _Failed(f"benchmark {benchmark!r} is not in the {USAGE} {ruleset} rules")
+    logs = sorted(folder.glob("result_*.txt"), key=_run_number)
+    required = tools["counts"].get(benchmark)
+    if len(logs) < (required or 1):
+        raise _Failed(f"{len(logs)} run log{'s' if len(logs) != 1 else ''} (result_*.txt), "
+                      f"the rules require {required}")
+    for log in logs:
+        try:
+            with log.open("rb") as handle:
+                handle.read(1)
+        except OSError as error:
+            raise _Failed(f"unreadable log {log.name}: {error.strerror or error}") from None
+
+    if glob.escape(str(folder)) != str(folder):  # result_summarizer globs the folder's path as written
+        raise _Failed("the path has a glob character ([, ], * or ?), which result_summarizer cannot read")
+    messages: list[tuple[str | None, str]] = []
+    with _captured(messages):
+        try:
+            runs, _, score, _, factor = summarizer._compute_strong_score_standalone(
+                benchmark, system, False, str(folder), USAGE, ruleset, desc={"submitter": submitter},
+                return_full_scores=True)
+        except Exception as error:  # the official tool itself broke on this directory
+            raise _Failed(f"result_summarizer failed: {error}") from None
+    minutes = {Path(name).name: value for name, value in runs.items()}
+    dropped = [log for log in logs if log.name not in minutes]
+    # one entry per run log, in run order, as in the published tables' notes
+    notes = ["per-run minutes: " + ";".join(f"{minutes[log.name]:.4f}" if log.name in minutes else "not counted"
+                                            for log in logs)]
+    for log in dropped:
+        reason = _why_not_counted(log, messages)
+        notes.append(f"{log.name} not counted ({reason})")
+        problems.append(Problem(f"run not counted: {reason}", f"{shown}/{log.name}", severity="warning"))
+    if score is None:
+        raise _Failed(f"{len(dropped)} of {len(logs)} runs did not converge or failed the compliance checker, "
+                      f"more than the olympic mean allows", notes)
+    if not math.isfinite(score) or score <= 0:
+        raise _Failed(f"time to train is not positive ({score!r} minutes)", notes)
+
+    has_scaling_json = (folder / "scaling.json").is_file()
+    if has_scaling_json:
+        notes.append(f"scaling.json factor {_format_factor(factor)}")
+    if division == "closed":
+        with _captured([]):
+            try:
+                passed, verdict, checker_factor = tools["rcp"].check_directory(
+                    str(folder), USAGE, ruleset, False, False, rcp_file=None, rcp_pass="pruned_rcps",
+                    rcp_bypass=False, set_scaling=False)
+            except Exception as error:  # as result_summarizer does: the score stands without an RCP verdict
+                passed, verdict, checker_factor = None, f"not checked ({error})", None
+        notes.append(f"RCP {'pass' if passed else 'fail' if passed is False else 'check'}: {verdict}")
+        if passed is False:
+            problems.append(Problem(f"RCP check failed: {verdict}", shown, severity="warning"))
+        if checker_factor is not None and abs(checker_factor - factor) > 1e-9:
+            notes.append(f"rcp_checker factor {_format_factor(checker_factor)}")
+            if not has_scaling_json:
+                problems.append(Problem(
+                    f"rcp_checker gives an RCP normalization factor of {checker_factor:.6f} but there is no "
+                    f"scaling.json; as in result_summarizer, the score is not scaled", shown, severity="warning"))
+    return {"score_minutes": f"{score:.4f}", "rcp_scaling_factor": _format_factor(factor),
+            "notes": "; ".join(notes)}
+
+
+def _organizations(repo: Path) -> list[Path]:
+    def is_org(folder: Path) -> bool:
+        return (folder / "systems").is_dir() and (folder / "results").is_dir()
+
+    if is_org(repo):
+        return [repo]
+    return [folder for folder in sorted(repo.iterdir()) if folder.is_dir() and is_org(folder)]
+
+
+def ingest_results(repo: Path, round_name: str, ruleset: str | None = None,
+                   progress: Callable[[int, int, str], None] | None = None) -> Ingested:
+    """Read every result of an official training results repository (or one submitter's folder).
+
+    Each result becomes one row of our schema, sorted by benchmark, submitter and system. A result
+    that cannot be scored keeps its row, without a score and with the reason in score_source, and is
+    reported as a warning naming its path. `progress(done, total, label)` is called before each result
+    (label: the result being scored) and once at the end.
+    Raises SiteError when mlperf-logging is missing, the rules are unknown or nothing is found.
+    """
+    tools = _tools()
+    ruleset = _ruleset(round_name, ruleset, tools)
+    typed, repo = Path(repo).as_posix(), Path(repo).resolve()  # resolved: "." still has a submitter name
+    orgs = _organizations(repo)
+    results = [(org, system_dir, bench_dir)
+               for org in orgs
+               for system_dir in sorted(p for p in (org / "results").iterdir() if p.is_dir())
+               for bench_dir in sorted(p for p in system_dir.iterdir() if p.is_dir())]
+    if not results:
+        raise SiteError(Problem("no results found: expected SUBMITTER/systems/*.json and "
+                                "SUBMITTER/results/SYSTEM/BENCHMARK/result_*.txt", typed))
+    tool = f"mlperf_logging.result_summarizer {tools['version']}, {USAGE} rules {ruleset} (ingested by site-builder)"
+    problems: list[Problem] = []
+    systems: dict[Path, dict[str, str] | str] = {}  # system folder -> its columns, or why there are none
+    rows = []
+    for index, (org, system_dir, bench_dir) in enumerate(results):
+        system = system_dir.name
+        benchmark = tools["summarizer"]._benchmark_alias(bench_dir.name)  # old folder names, as the summarizer
+        shown = bench_dir.relative_to(repo).as_posix()
+        if progress is not None:
+            progress(index, len(results), shown)
+        if system_dir not in systems:
+            systems[system_dir] = _system(org, system, repo, problems)
+        columns = systems[system_dir]
+        row = dict.fromkeys(COLUMNS, "")
+        row.update({"round": round_name, "submitter": org.name, "system_id": system, "benchmark": benchmark,
+                    "number_of_runs": str(len(list(bench_dir.glob("result_*.txt"))))})
+        try:
+            if isinstance(columns, str):
+                row["metadata_source"] = f"not available: {columns}"
+                raise _Failed(columns)
+            row.update(columns)
+            row.update(_score(bench_dir, benchmark, system, row["submitter"], row["division"], ruleset,
+                              tools, shown, problems))
+            row["score_source"] = tool
+        except _Failed as failure:
+            row.update(score_minutes="", rcp_scaling_factor="", notes="; ".join(failure.notes),
+                       score_source=f"not computed: {failure}")
+            problems.append(Problem(f"result not scored: {failure}", shown, severity="warning"))
+        rows.append(row)
+    if progress is not None:
+        progress(len(results), len(results), "")
+    rows.sort(key=lambda r: (r["benchmark"], r["submitter"], r["system_id"]))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return Ingested(out.getvalue(), rows, problems, tool)
+
