@@ -206,7 +206,7 @@ def _markdown(body: str) -> str:
 
 
 def load_article(path: Path, lang: str, problems: Collector, root: Path | None = None) -> Article | None:
-    shown = display_path(path, root)
+    shown = sources.shown_path(path, root)
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -303,7 +303,7 @@ def load_articles(content_dir: Path, languages: tuple[str, ...], root: Path | No
         seen: dict[str, Article] = {}
         keys: dict[str, Article] = {}
         for path in sorted(folder.iterdir()):
-            shown = display_path(path, root)
+            shown = sources.shown_path(path, root)
             skipped = sources.check_entry(path, shown, bases, ".md")
             if skipped is not None:
                 (notes if skipped.severity != "error" else problems.problems).append(skipped)
@@ -335,7 +335,7 @@ def _note_unknown_folders(content_dir: Path, languages: tuple[str, ...], root: P
     if not content_dir.is_dir():
         return
     for path in sorted(content_dir.iterdir()):
-        shown = display_path(path, root)
+        shown = sources.shown_path(path, root)
         if path.name in languages:
             continue
         if sources.is_editor_leftover(path.name):

@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from site_builder import sources
-from site_builder.errors import Collector, display_path
+from site_builder.errors import Collector
 
 # Column -> kind. "str" may be empty unless listed in _REQUIRED; numbers may be empty only where
 # listed in _OPTIONAL_NUMBERS (an empty score means "not available", shown as missing).
@@ -189,7 +189,7 @@ def load_dataset(data_dir: Path, rounds: list[str], root: Path | None = None) ->
     problems = Collector()
     bases = [base for base in (root, data_dir) if base is not None]
     bench_path = data_dir / "benchmarks.csv"
-    bench_shown = display_path(bench_path, root)
+    bench_shown = sources.shown_path(bench_path, root)
     benchmarks = None
     if _readable(bench_path, bench_shown, bases, "missing benchmark catalog", problems):
         benchmarks = _guarded(_read_table, bench_shown, problems)(
@@ -204,7 +204,7 @@ def load_dataset(data_dir: Path, rounds: list[str], root: Path | None = None) ->
     frames = []
     for round_name in rounds:
         path = data_dir / "rounds" / round_name / "results.csv"
-        shown = display_path(path, root)
+        shown = sources.shown_path(path, root)
         if not _readable(path, shown, bases, f"missing results for round {round_name}", problems):
             continue
         frame = _guarded(_read_table, shown, problems)(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from site_builder.errors import Problem
+from site_builder.errors import Problem, display_path
 
 # Names that editors, file managers and version control leave beside the files a writer saves.
 _EDITOR_LEFTOVER = re.compile(r"""
@@ -23,6 +23,11 @@ _EDITOR_LEFTOVER = re.compile(r"""
 
 def is_editor_leftover(name: str) -> bool:
     return bool(_EDITOR_LEFTOVER.search(name))
+
+
+def shown_path(path: Path, root: Path | None) -> str:
+    """A folder entry as the user names it, relative to the project, without following a symlink."""
+    return f"{display_path(path.parent, root)}/{path.name}"
 
 
 def decode_text(raw: bytes, shown: str) -> tuple[str | None, Problem | None]:
