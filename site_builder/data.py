@@ -161,6 +161,10 @@ def _convert(raw: str, name: str, kind: str, required: set[str], optional_number
         if name not in optional_numbers and name not in required:
             problems.error(f"column '{name}' is empty", shown, line)
         return None
+    control = next((c for c in raw if (ord(c) < 32 and c not in "\t\n") or 0x7f <= ord(c) < 0xa0), None)
+    if control is not None:
+        problems.error(f"column '{name}' has the control character U+{ord(control):04X}", shown, line)
+        return "" if kind == "str" else None
     if kind == "str":
         allowed = _CHOICES.get(name)
         if allowed is not None and raw not in allowed:
