@@ -116,7 +116,12 @@ _FrontMatterLoader.add_constructor("tag:yaml.org,2002:timestamp", _FrontMatterLo
 def parse_front_matter(text: str, first_line: int, shown: str, problems: Collector) -> tuple[dict, dict] | None:
     """YAML front matter (starting on file line `first_line`) -> (mapping, key -> line), or None after
     reporting why not. Never raises: every YAML or value error becomes a located problem."""
-    loader = _FrontMatterLoader(text)
+    try:
+        loader = _FrontMatterLoader(text)
+    except yaml.reader.ReaderError as exc:  # a control character: PyYAML checks the whole text first
+        line = first_line + text.count("\n", 0, exc.position)
+        problems.error(f"invalid YAML front matter: character U+{exc.character:04X} is not allowed", shown, line)
+        return None
     try:
         node = loader.get_single_node()
         if node is not None and not isinstance(node, yaml.MappingNode):
@@ -156,10 +161,10 @@ def file_slug(stem: str) -> str:
 def split_front_matter(text: str) -> tuple[list[str], str, int] | None:
     """Return (front matter lines, body, line number of the body's first line), or None without front matter."""
     lines = text.split("\n")
-    if not lines or lines[0].strip() != "---":
+    if not lines or lines[0].rstrip() != "---":
         return None
     for end in range(1, len(lines)):
-        if lines[end].strip() == "---":
+        if lines[end].rstrip() == "---":  # at the start of a line: an indented --- is YAML text
             return lines[1:end], "\n".join(lines[end + 1:]), end + 2
     return None
 
