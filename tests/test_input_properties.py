@@ -156,3 +156,28 @@ def test_random_tables_load_or_give_problems(rows):
         _load_with(rows)
     except SiteError as error:
         assert error.problems
+
+
+# Catalogs ----------------------------------------------------------------------------------------
+
+_PO_LINES = st.sampled_from([
+    'msgid ""', 'msgstr ""', '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"', '"Plural-Forms: nplurals=x;\\n"',
+    '"Content-Type: text/plain; charset=latin-1\\n"', '#, python-format', '#, fuzzy', '#~ msgid "old"',
+    'msgid "%(n)s result"', 'msgid_plural "%(n)s results"', 'msgstr[0] "%(n)s resultaat"', 'msgstr[5] "x"',
+    'msgstr "%(count)d"', 'msgstr "100%"', 'msgctxt "ctx"', 'msgid "A"', 'msgstr "B"', '"continued"', "",
+    'msgstr Benchmarks"', '"\\x"', "msgid", '"unterminated',
+]) | st.text(max_size=20)
+
+
+@SETTINGS
+@given(st.lists(_PO_LINES, max_size=14))
+def test_any_catalog_gives_a_language_or_located_problems(lines):
+    from site_builder.i18n import catalog_path, load_language
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = catalog_path(Path(folder), "nl")
+        path.parent.mkdir(parents=True)
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8", errors="surrogatepass")
+        language, problems = load_language("nl", Path(folder), Path(folder))
+    assert language.gettext("Benchmarks")
+    assert all(p.path for p in problems)
