@@ -162,13 +162,12 @@ def read_catalog(path: Path, shown: str, locale: Locale) -> tuple[Catalog | None
             errors.append(Problem(f"invalid .po line: {where}a string in double quotes is expected, not "
                                   f"{quoted[:40]!r}", shown, number, line.rindex(quoted) + 1 if quoted else None,
                                   hint='each string is written "like this", with \\" for a quote inside'))
-    if errors:
-        return None, errors
+    # Read on after syntax errors, so the placeholder checks of the other entries report too.
     try:
         catalog = read_po(io.StringIO(text), locale=locale, domain=DOMAIN, abort_invalid=True)
     except (PoFileError, ValueError, UnknownLocaleError) as exc:
         line = getattr(exc, "lineno", None)
-        return None, [Problem(f"invalid .po file: {exc}", shown, line)]
+        return None, errors or [Problem(f"invalid .po file: {exc}", shown, line)]
     checked = set()
     for message, found in catalog.check():
         checked.add(message.lineno)
