@@ -66,7 +66,7 @@ def _line_of(text: str, key: str, table: str | None = None) -> int | None:
         header = re.match(r"^\[([^\[\]]+)\]\s*(#.*)?$", stripped)
         if header:
             current = header.group(1).strip().strip('"')
-            if table is None and current == key:
+            if (table is None and current == key) or (table is not None and current == f"{table}.{key}"):
                 return number
             continue
         if current == table and re.match(rf'^["\']?{re.escape(key)}["\']?\s*=', stripped):

@@ -199,6 +199,8 @@ def load_dataset(data_dir: Path, rounds: list[str], root: Path | None = None) ->
         benchmarks = _guarded(_read_table, bench_shown, problems)(
             bench_path, BENCHMARK_SCHEMA, BENCHMARK_OPTIONAL_COLUMNS, _BENCHMARK_REQUIRED,
             _BENCHMARK_OPTIONAL_NUMBERS, problems, bench_shown)
+    if benchmarks is not None and benchmarks.empty:
+        problems.error("the benchmark catalog has a header but no benchmarks", bench_shown, 1)
     if benchmarks is not None:
         for _, row in benchmarks[benchmarks.duplicated("id", keep="first")].iterrows():
             problems.error(f"duplicate benchmark id {row['id']!r}", bench_shown, row["line"])
@@ -214,6 +216,9 @@ def load_dataset(data_dir: Path, rounds: list[str], root: Path | None = None) ->
         frame = _guarded(_read_table, shown, problems)(
             path, RESULT_SCHEMA, RESULT_OPTIONAL_COLUMNS, _REQUIRED, _OPTIONAL_NUMBERS, problems, shown)
         if frame is None:
+            continue
+        if frame.empty:
+            problems.error(f"no results: the file of round {round_name} has a header but no rows", shown, 1)
             continue
         frame["file"] = shown
         if _guarded(_check_results, shown, problems)(frame, round_name, benchmarks, known_benchmarks,
@@ -259,7 +264,7 @@ def _check_results(frame: pd.DataFrame, round_name: str, benchmarks: pd.DataFram
             problems.error(f"column 'round' has {row['round']!r} in the folder of {round_name}", shown, row["line"])
         if benchmarks is not None and row["benchmark"] and row["benchmark"] not in known_benchmarks:
             problems.error(f"column 'benchmark' has unknown benchmark {row['benchmark']!r}", shown, row["line"],
-                           hint=f"known: {', '.join(sorted(known_benchmarks))} (data/benchmarks.csv)")
+                           hint=f"known: {', '.join(sorted(known_benchmarks)) or 'none'} (data/benchmarks.csv)")
         if (pd.notna(row["number_of_nodes"]) and pd.notna(row["accelerators_per_node"])
                 and pd.notna(row["total_accelerators"])
                 and int(row["number_of_nodes"]) * int(row["accelerators_per_node"]) != int(row["total_accelerators"])):

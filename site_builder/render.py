@@ -94,8 +94,11 @@ def render(env: jinja2.Environment, template: str, context: dict) -> str:
     try:
         return env.get_template(template).render(context)
     except jinja2.TemplateNotFound as exc:
-        path, line = template_location(exc, templates_dir)
-        raise SiteError(Problem(f"template not found: {exc.name}", path, line, hint=building)) from None
+        path, line = template_location(exc, templates_dir)  # the template that includes the missing one
+        if path is None and templates_dir is not None:
+            path = _shown(str(templates_dir / exc.name), templates_dir)
+        raise SiteError(Problem(f"template not found: {exc.name} (in {templates_dir})", path, line,
+                                hint=building)) from None
     except jinja2.TemplateSyntaxError as exc:
         path, line = template_location(exc, templates_dir)
         raise SiteError(Problem(f"template syntax error: {exc.message}", path, line, hint=building)) from None

@@ -148,3 +148,12 @@ def test_unreadable_csv_and_huge_numbers_are_problems(tmp_path):
     with pytest.raises(SiteError, match=r"results.csv:2: error: column 'total_accelerators' has "
                                         r"'99999999999999999999999', which is too large"):
         _load(tmp_path)
+
+
+def test_files_with_a_header_but_no_rows(tmp_path):
+    root = _site(tmp_path, HEADER, benchmarks=MINI_BENCHMARKS.strip().splitlines()[0])
+    with pytest.raises(SiteError) as caught:
+        _load(root)
+    text = str(caught.value)
+    assert "data/benchmarks.csv:1: error: the benchmark catalog has a header but no benchmarks" in text
+    assert "data/rounds/v6.0/results.csv:1: error: no results: the file of round v6.0 has a header but no rows" in text
