@@ -307,7 +307,12 @@ def load_articles(content_dir: Path, languages: tuple[str, ...], root: Path | No
             continue
         seen: dict[str, Article] = {}
         keys: dict[str, Article] = {}
-        for path in sorted(folder.iterdir()):
+        try:
+            entries = sorted(folder.iterdir())
+        except OSError as exc:
+            problems.error(f"cannot list the folder: {exc.strerror}", display_path(folder, root))
+            continue
+        for path in entries:
             shown = sources.shown_path(path, root)
             skipped = sources.check_entry(path, shown, bases, ".md")
             if skipped is not None:
