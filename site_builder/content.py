@@ -85,7 +85,7 @@ class _FrontMatterLoader(yaml.SafeLoader):
 
     def __init__(self, stream: str) -> None:
         super().__init__(stream)
-        self.duplicates: list[tuple[object, int, int]] = []  # (key, first line, second line), 0-based
+        self.duplicates: list[tuple[object, object, object]] = []  # (key, first mark, second mark)
 
     def construct_mapping(self, node, deep=False):
         if isinstance(node, yaml.MappingNode):
@@ -95,11 +95,11 @@ class _FrontMatterLoader(yaml.SafeLoader):
                     continue
                 key = self.construct_object(key_node, deep=True)
                 try:
-                    first = seen.setdefault(key, key_node.start_mark.line)
+                    first = seen.setdefault(key, key_node.start_mark)
                 except TypeError:  # unhashable key: PyYAML reports it below
                     continue
-                if first != key_node.start_mark.line:
-                    self.duplicates.append((key, first, key_node.start_mark.line))
+                if first is not key_node.start_mark:
+                    self.duplicates.append((key, first, key_node.start_mark))
         return super().construct_mapping(node, deep=deep)
 
     def construct_yaml_timestamp(self, node):
@@ -116,6 +116,9 @@ _FrontMatterLoader.add_constructor("tag:yaml.org,2002:timestamp", _FrontMatterLo
 def parse_front_matter(text: str, first_line: int, shown: str, problems: Collector) -> tuple[dict, dict] | None:
     """YAML front matter (starting on file line `first_line`) -> (mapping, key -> line), or None after
     reporting why not. Never raises: every YAML or value error becomes a located problem."""
+    def line_of(mark) -> int:  # YAML also breaks lines at U+0085, U+2028 and U+2029: count "\n" only
+        return first_line + text.count("\n", 0, mark.index)
+
     try:
         loader = _FrontMatterLoader(text)
     except yaml.reader.ReaderError as exc:  # a control character: PyYAML checks the whole text first
@@ -130,7 +133,7 @@ def parse_front_matter(text: str, first_line: int, shown: str, problems: Collect
         meta = loader.construct_document(node) if node is not None else {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-        line = first_line + mark.line if mark is not None else first_line
+        line = line_of(mark) if mark is not None else first_line
         problems.error(f"invalid YAML front matter: {getattr(exc, 'problem', None) or exc}", shown, line)
         return None
     except RecursionError:
@@ -139,13 +142,13 @@ def parse_front_matter(text: str, first_line: int, shown: str, problems: Collect
     finally:
         loader.dispose()
     for key, first, second in loader.duplicates:
-        problems.error(f"duplicate front matter key '{key}', first on line {first_line + first}",
-                       shown, first_line + second, hint="keep one of them")
+        problems.error(f"duplicate front matter key '{key}', first on line {line_of(first)}",
+                       shown, line_of(second), hint="keep one of them")
     if loader.duplicates:
         return None
     key_lines = {}
     for key_node, _ in node.value if node is not None else ():
-        key_lines.setdefault(str(key_node.value), first_line + key_node.start_mark.line)
+        key_lines.setdefault(str(key_node.value), line_of(key_node.start_mark))
     return meta, key_lines
 
 
