@@ -45,26 +45,28 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     config = load_config(root, base_url)
     out_dir = out_dir if out_dir is not None else root / "_site"
 
+    # Everything found in the inputs is reported in one run: catalogs, data, content, and the
+    # warnings with --strict (notes, such as an ignored editor file, never fail a build).
+    problems = Collector()
     warnings: list[Problem] = []
     languages = []
     for code in config.languages:
-        language, problems = i18n.load_language(code, config.locales_dir, root)
+        language, found = i18n.load_language(code, config.locales_dir, root)
         languages.append(language)
-        warnings += problems
-
-    # Everything found in the inputs is reported in one run: warnings (with --strict), data, content.
-    problems = Collector()
-    if strict:
-        problems.problems += [Problem(p.message, p.path, p.line, p.col, p.hint) for p in warnings]
+        problems.problems += [p for p in found if p.severity == "error"]
+        warnings += [p for p in found if p.severity != "error"]
     dataset = articles = None
     try:
         dataset = data.load_dataset(config.data_dir, [config.round, config.previous_round], root)
     except SiteError as error:
         problems.extend(error)
     try:
-        articles = content.load_articles(config.content_dir, config.languages, root)
+        articles = content.load_articles(config.content_dir, config.languages, root, warnings)
     except SiteError as error:
         problems.extend(error)
+    if strict:
+        problems.problems += [Problem(p.message, p.path, p.line, p.col, p.hint) for p in warnings
+                              if p.severity == "warning"]
     problems.raise_if_any()
 
     inputs = chart_catalog.ChartInputs(dataset, config.round, config.previous_round)
@@ -92,15 +94,23 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
 
 
 def _add_pages(files: output.SiteFiles, site_pages: list[pages.Page], envs: dict, config: SiteConfig) -> None:
-    """Every HTML page, in its language's environment, with its Open Graph image."""
+    """Every HTML page, in its language's environment, with its Open Graph image; template errors of
+    all pages are reported together, once per template line."""
+    problems = Collector()
     for page in site_pages:
         env = envs[page.lang or config.default_language]
         context = {**page.context, "page": page, "switcher": pages.switcher(page, list(config.languages))}
-        files.add(page.path, render.render(env, page.template, context))
+        try:
+            files.add(page.path, render.render(env, page.template, context))
+        except SiteError as error:
+            problems.extend(error)
+            continue
         if page.card:
             files.add(page.og_image, images.card_png(*page.card))
         elif page.og_image:
             files.add(page.og_image, images.chart_png(page.context["chart"].spec))
+    if problems.problems:
+        raise SiteError(render.merge_page_problems(problems.problems))
 
 
 def _add_feeds_and_indexes(files: output.SiteFiles, site_pages: list[pages.Page], envs: dict, config: SiteConfig,

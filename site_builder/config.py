@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from site_builder.errors import Collector, Problem, SiteError
+from site_builder.sources import decode_text
 
 CONFIG_FILE = "site.toml"
 
@@ -64,12 +65,37 @@ def _line_of(text: str, key: str, table: str | None = None) -> int | None:
         stripped = line.strip()
         header = re.match(r"^\[([^\[\]]+)\]\s*(#.*)?$", stripped)
         if header:
-            current = header.group(1).strip()
-            if table is None and current == key:
+            current = header.group(1).strip().strip('"')
+            if (table is None and current == key) or (table is not None and current == f"{table}.{key}"):
                 return number
             continue
-        if current == table and re.match(rf'^"?{re.escape(key)}"?\s*=', stripped):
+        if current == table and re.match(rf'^["\']?{re.escape(key)}["\']?\s*=', stripped):
             return number
+    return None
+
+
+def _item_line(text: str, key: str, item: str) -> int | None:
+    """Line of one item of a (possibly multi-line) array: the first line from `key`'s on quoting it."""
+    start = _line_of(text, key)
+    if start is None:
+        return None
+    lines = text.splitlines()
+    for number in range(start, len(lines) + 1):
+        if re.search(rf"""["']{re.escape(item)}["']""", lines[number - 1]):
+            return number
+        if number > start and re.match(r"^\s*(\[|[\w\"'-]+\s*=)", lines[number - 1]):
+            break
+    return start
+
+
+def _known_to_babel(code: str) -> str | None:
+    """Why Babel cannot format dates and numbers for `code`, or None when it can."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        Locale.parse(code.replace("-", "_"))
+    except (UnknownLocaleError, ValueError) as exc:
+        return str(exc)
     return None
 
 
@@ -78,18 +104,26 @@ def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
     path = root / CONFIG_FILE
     shown = CONFIG_FILE
     try:
-        text = path.read_text(encoding="utf-8")
+        raw_bytes = path.read_bytes()
     except FileNotFoundError:
         raise SiteError(Problem(f"no {CONFIG_FILE} in {root}", hint="run site-builder in the project folder "
                                 "or pass --root")) from None
+    except OSError as exc:
+        raise SiteError(Problem(f"cannot read {CONFIG_FILE}: {exc.strerror}", shown)) from None
+    text, problem = decode_text(raw_bytes, shown)
+    if problem is not None:
+        raise SiteError(problem)
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         match = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
         line, col = (int(match.group(1)), int(match.group(2))) if match else (None, None)
-        raise SiteError(Problem(f"invalid TOML: {exc}", shown, line, col)) from None
+        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        raise SiteError(Problem(f"invalid TOML: {message}", shown, line, col)) from None
 
+    # Every check runs on every key whose type is right, so one run reports every problem.
     problems = Collector()
+    valid: dict[str, object] = {}
     for key, value in raw.items():
         if key not in _SCHEMA:
             problems.error(f"unknown key '{key}'", shown, _line_of(text, key),
@@ -99,37 +133,55 @@ def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
         if not isinstance(value, expected):
             problems.error(f"'{key}' must be a {expected.__name__}, not {type(value).__name__}",
                            shown, _line_of(text, key))
+            continue
+        valid[key] = value
     for key, (_, required, description) in _SCHEMA.items():
         if required and key not in raw:
-            problems.error(f"missing required key '{key}' ({description})", shown)
-    problems.raise_if_any()
+            problems.error(f"missing required key '{key}' ({description})", shown, 1)
 
-    languages = raw["languages"]
-    for lang in languages:
+    languages = [lang for lang in valid.get("languages", []) if isinstance(lang, str)]
+    for lang in valid.get("languages", []):
         if not isinstance(lang, str) or not _LANG_CODE.match(lang):
             problems.error(f"'languages' holds {lang!r}, which is not a language code",
-                           shown, _line_of(text, "languages"))
+                           shown, _item_line(text, "languages", str(lang)))
+            continue
+        unknown = _known_to_babel(lang)
+        if unknown:
+            problems.error(f"'languages' holds '{lang}', a language Babel has no locale data for ({unknown})",
+                           shown, _item_line(text, "languages", lang),
+                           hint="use a CLDR language code such as 'nl', 'pt-BR' or 'zh-Hant'")
+    if "languages" in valid and not languages:
+        problems.error("'languages' is empty", shown, _line_of(text, "languages"))
     if len(set(languages)) != len(languages):
         problems.error("'languages' lists a language twice", shown, _line_of(text, "languages"))
-    if raw["default_language"] not in languages:
-        problems.error(f"'default_language' {raw['default_language']!r} is not in 'languages'",
+    if "default_language" in valid and "languages" in valid and valid["default_language"] not in languages:
+        problems.error(f"'default_language' {valid['default_language']!r} is not in 'languages'",
                        shown, _line_of(text, "default_language"))
     for key in ("round", "previous_round"):
-        if not _ROUND.match(raw[key]):
-            problems.error(f"'{key}' must look like v6.0, not {raw[key]!r}", shown, _line_of(text, key))
-    for lang, title in raw["title"].items():
-        if lang not in languages:
+        if key in valid and not _ROUND.match(valid[key]):
+            problems.error(f"'{key}' must look like v6.0, not {valid[key]!r}", shown, _line_of(text, key))
+    if "round" in valid and valid.get("previous_round") == valid["round"]:
+        problems.error(f"'previous_round' is the same round as 'round' ({valid['round']}); "
+                       "a round cannot be compared with itself", shown, _line_of(text, "previous_round"))
+    for lang, title in valid.get("title", {}).items():
+        if "languages" in valid and lang not in languages:
             problems.error(f"unknown key '{lang}' in [title]: not one of 'languages'",
                            shown, _line_of(text, lang, "title"))
         elif not isinstance(title, str):
             problems.error(f"title.{lang} must be a str, not {type(title).__name__}",
                            shown, _line_of(text, lang, "title"))
-    for lang in languages:
-        if lang not in raw["title"]:
-            problems.error(f"[title] has no title for language '{lang}'", shown, _line_of(text, "title"))
+        elif not title.strip():
+            problems.error(f"title.{lang} is empty", shown, _line_of(text, lang, "title"))
+    if "title" in valid:
+        for lang in languages:
+            if lang not in valid["title"]:
+                problems.error(f"[title] has no title for language '{lang}'", shown, _line_of(text, "title"))
+    for key in _DEFAULT_DIRS:
+        if key in valid and not valid[key].strip():
+            problems.error(f"'{key}' is empty", shown, _line_of(text, key))
 
-    url = base_url if base_url is not None else raw["base_url"]
-    if not re.match(r"^https?://[^/\s]+(/\S*)?$", url):
+    url = base_url if base_url is not None else valid.get("base_url")
+    if url is not None and not re.match(r"^https?://[^/\s]+(/\S*)?$", url):
         problems.error(f"base URL {url!r} must be an absolute http(s) URL",
                        None if base_url is not None else shown,
                        None if base_url is not None else _line_of(text, "base_url"))

@@ -14,12 +14,16 @@ import nh3
 import yaml
 from slugify import slugify
 
-from site_builder.errors import Collector, display_path
+from site_builder import sources
+from site_builder.errors import Collector, Problem, display_path
 
 SHORTCODE = re.compile(r"\{\{<\s*(\w+)\s*([^>]*?)\s*>\}\}")
 CHART_MARKER = "<!--chart:{}-->"  # left in the article HTML where a chart goes; pages.py swaps it
 MAX_ARTICLE_BYTES = 512 * 1024  # Python-Markdown is quadratic on some inputs: refuse huge files early.
 MARKDOWN_EXTENSIONS = ["tables", "footnotes", "toc", "fenced_code", "sane_lists"]
+# Longest slug (a URL path segment); longer ones are refused with a hint to set `slug:`, rather than cut
+# silently, because a truncated URL surprises a writer more than a clear error does.
+SLUG_MAX_LENGTH = 80
 
 # Front matter key -> (accepted types, required).
 FRONT_MATTER = {
@@ -76,20 +80,94 @@ def _nfc(value):
     return value
 
 
-def _key_line(front_lines: list[str], key: str, first_line: int) -> int:
-    for offset, line in enumerate(front_lines):
-        if re.match(rf"^{re.escape(key)}\s*:", line):
-            return first_line + offset
-    return first_line - 1
+class _FrontMatterLoader(yaml.SafeLoader):
+    """Safe YAML that notes duplicate keys (PyYAML keeps the last one silently) with both lines."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.duplicates: list[tuple[object, object, object]] = []  # (key, first mark, second mark)
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            seen: dict = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    first = seen.setdefault(key, key_node.start_mark)
+                except TypeError:  # unhashable key: PyYAML reports it below
+                    continue
+                if first is not key_node.start_mark:
+                    self.duplicates.append((key, first, key_node.start_mark))
+        return super().construct_mapping(node, deep=deep)
+
+    def construct_yaml_timestamp(self, node):
+        try:
+            return super().construct_yaml_timestamp(node)
+        except (ValueError, OverflowError) as exc:  # 2026-02-30 matches YAML's pattern but is no date
+            raise yaml.constructor.ConstructorError(None, None, f"{node.value!r} is not a valid date: {exc}",
+                                                    node.start_mark) from None
+
+
+_FrontMatterLoader.add_constructor("tag:yaml.org,2002:timestamp", _FrontMatterLoader.construct_yaml_timestamp)
+
+
+def parse_front_matter(text: str, first_line: int, shown: str, problems: Collector) -> tuple[dict, dict] | None:
+    """YAML front matter (starting on file line `first_line`) -> (mapping, key -> line), or None after
+    reporting why not. Never raises: every YAML or value error becomes a located problem."""
+    def line_of(mark) -> int:  # YAML also breaks lines at U+0085, U+2028 and U+2029: count "\n" only
+        return first_line + text.count("\n", 0, mark.index)
+
+    try:
+        loader = _FrontMatterLoader(text)
+    except yaml.reader.ReaderError as exc:  # a control character: PyYAML checks the whole text first
+        line = first_line + text.count("\n", 0, exc.position)
+        problems.error(f"invalid YAML front matter: character U+{exc.character:04X} is not allowed", shown, line)
+        return None
+    try:
+        node = loader.get_single_node()
+        if node is not None and not isinstance(node, yaml.MappingNode):
+            problems.error("front matter must be a mapping of keys to values", shown, first_line)
+            return None
+        meta = loader.construct_document(node) if node is not None else {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        line = line_of(mark) if mark is not None else first_line
+        problems.error(f"invalid YAML front matter: {getattr(exc, 'problem', None) or exc}", shown, line)
+        return None
+    except RecursionError:
+        problems.error("front matter is nested too deeply", shown, first_line)
+        return None
+    finally:
+        loader.dispose()
+    for key, first, second in loader.duplicates:
+        problems.error(f"duplicate front matter key '{key}', first on line {line_of(first)}",
+                       shown, line_of(second), hint="keep one of them")
+    if loader.duplicates:
+        return None
+    key_lines = {}
+    for key_node, _ in node.value if node is not None else ():
+        key_lines.setdefault(str(key_node.value), line_of(key_node.start_mark))
+    return meta, key_lines
+
+
+def file_slug(stem: str) -> str:
+    """Slug from a file name: transliterated to [a-z0-9-]; a name with no letters or digits at all
+    (emoji, punctuation) gets a stable slug from its hash instead of none."""
+    slug = slugify(stem)
+    if not slug:
+        slug = "article-" + hashlib.sha256(stem.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return slug
 
 
 def split_front_matter(text: str) -> tuple[list[str], str, int] | None:
     """Return (front matter lines, body, line number of the body's first line), or None without front matter."""
     lines = text.split("\n")
-    if not lines or lines[0].strip() != "---":
+    if not lines or lines[0].rstrip() != "---":
         return None
     for end in range(1, len(lines)):
-        if lines[end].strip() == "---":
+        if lines[end].rstrip() == "---":  # at the start of a line: an indented --- is YAML text
             return lines[1:end], "\n".join(lines[end + 1:]), end + 2
     return None
 
@@ -136,36 +214,33 @@ def _markdown(body: str) -> str:
 
 
 def load_article(path: Path, lang: str, problems: Collector, root: Path | None = None) -> Article | None:
-    shown = display_path(path, root)
-    raw = path.read_bytes()
+    shown = sources.shown_path(path, root)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        problems.error(f"cannot read: {exc.strerror}", shown)
+        return None
     if len(raw) > MAX_ARTICLE_BYTES:
         problems.error(f"article is {len(raw)} bytes; the limit is {MAX_ARTICLE_BYTES}", shown)
         return None
-    try:
-        text = unicodedata.normalize("NFC", raw.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        problems.error(f"not UTF-8: {exc.reason} at byte {exc.start}", shown)
+    text, problem = sources.decode_text(raw, shown)
+    if problem is not None:
+        problems.problems.append(problem)
         return None
-    text = text.replace("\r\n", "\n")
+    text = unicodedata.normalize("NFC", sources.normalize_newlines(text))
     split = split_front_matter(text)
     if split is None:
         problems.error("no front matter: the file must start with a '---' line and close it with another",
                        shown, 1)
         return None
     front_lines, body, body_line = split
-    try:
-        meta = yaml.safe_load("\n".join(front_lines)) or {}
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 2 if mark is not None else 1
-        problems.error(f"invalid YAML front matter: {getattr(exc, 'problem', exc)}", shown, line)
-        return None
-    if not isinstance(meta, dict):
-        problems.error("front matter must be a mapping of keys to values", shown, 2)
-        return None
     count = len(problems.problems)
+    parsed = parse_front_matter("\n".join(front_lines), 2, shown, problems)
+    if parsed is None:
+        return None
+    meta, key_lines = parsed
     for key, value in meta.items():
-        line = _key_line(front_lines, str(key), 2)
+        line = key_lines.get(str(key), 1)
         if key not in FRONT_MATTER:
             problems.error(f"unknown front matter key '{key}'", shown, line,
                            hint="known keys: " + ", ".join(FRONT_MATTER))
@@ -185,9 +260,19 @@ def load_article(path: Path, lang: str, problems: Collector, root: Path | None =
     if len(problems.problems) > count:
         return None
     meta = {key: _nfc(value) for key, value in meta.items()}
-    slug = slugify(meta.get("slug") or path.stem)
-    if not slug:
-        problems.error("the article's slug is empty after transliteration", shown, _key_line(front_lines, "slug", 2))
+    slug_line = key_lines.get("slug", 1)
+    if "slug" in meta:
+        slug = slugify(meta["slug"])
+        if not slug:
+            problems.error(f"front matter 'slug' {meta['slug']!r} has no letters or digits to make a URL from",
+                           shown, slug_line)
+            return None
+    else:
+        slug = file_slug(path.stem)
+    if len(slug) > SLUG_MAX_LENGTH:
+        origin = "front matter 'slug'" if "slug" in meta else "the file name"
+        problems.error(f"the slug from {origin} is {len(slug)} characters; the limit is {SLUG_MAX_LENGTH}",
+                       shown, slug_line, hint="set a shorter 'slug:' in the front matter")
         return None
     content_hash = hashlib.sha256("\n".join([meta["title"], meta["summary"], body.strip()]).encode()).hexdigest()[:12]
     body, charts = extract_shortcodes(body, body_line, shown, problems)
@@ -203,13 +288,21 @@ def load_article(path: Path, lang: str, problems: Collector, root: Path | None =
                    html=html, source=shown, content_hash=content_hash, draft=bool(meta.get("draft", False)),
                    translation_of=meta.get("translation_of"), source_hash=meta.get("source_hash"),
                    charts=tuple(charts),
-                   line_of={key: _key_line(front_lines, key, 2) for key in meta})
+                   line_of={key: key_lines.get(key, 1) for key in meta})
 
 
-def load_articles(content_dir: Path, languages: tuple[str, ...], root: Path | None = None) -> list[Article]:
-    """Every non-draft article of every language, sorted; all problems reported together."""
+def load_articles(content_dir: Path, languages: tuple[str, ...], root: Path | None = None,
+                  warnings: list[Problem] | None = None) -> list[Article]:
+    """Every non-draft article of every language, sorted; all problems reported together.
+
+    Notes and warnings (ignored files, a folder of a language the site does not build) are appended
+    to `warnings` when given; they never fail the build by themselves.
+    """
     problems = Collector()
+    notes: list[Problem] = warnings if warnings is not None else []
+    bases = [base for base in (root, content_dir) if base is not None]
     articles: list[Article] = []
+    _note_unknown_folders(content_dir, languages, root, notes)
     for lang in languages:
         folder = content_dir / lang
         if not folder.is_dir():
@@ -217,23 +310,55 @@ def load_articles(content_dir: Path, languages: tuple[str, ...], root: Path | No
             continue
         seen: dict[str, Article] = {}
         keys: dict[str, Article] = {}
-        for path in sorted(folder.glob("*.md")):
+        try:
+            entries = sorted(folder.iterdir())
+        except OSError as exc:
+            problems.error(f"cannot list the folder: {exc.strerror}", display_path(folder, root))
+            continue
+        for path in entries:
+            shown = sources.shown_path(path, root)
+            skipped = sources.check_entry(path, shown, bases, ".md")
+            if skipped is not None:
+                (notes if skipped.severity != "error" else problems.problems).append(skipped)
+                continue
             article = load_article(path, lang, problems, root)
             if article is None or article.draft:
                 continue
             if article.slug in seen:
-                problems.error(f"slug '{article.slug}' is also the slug of {seen[article.slug].source}",
-                               article.source, hint="set a different 'slug' in the front matter")
+                first = seen[article.slug]
+                problems.error(f"slug '{article.slug}' is also the slug of {first.source}:{first.line_of.get('slug', 1)}",
+                               article.source, article.line_of.get("slug", 1),
+                               hint="set a different 'slug' in the front matter")
                 continue
             if article.key in keys:
-                problems.error(f"key '{article.key}' is also the key of {keys[article.key].source}; "
-                               "a language has one article per key", article.source)
+                first = keys[article.key]
+                problems.error(f"key '{article.key}' is also the key of {first.source}:{first.line_of.get('key', 1)}; "
+                               "a language has one article per key", article.source, article.line_of.get("key", 1))
                 continue
             seen[article.slug] = keys[article.key] = article
             articles.append(article)
     _check_translation_links(articles, languages, problems)
     problems.raise_if_any()
     return sorted(articles, key=lambda a: (a.lang, -a.date.toordinal(), a.slug))
+
+
+def _note_unknown_folders(content_dir: Path, languages: tuple[str, ...], root: Path | None,
+                          notes: list[Problem]) -> None:
+    """content/ holds one folder per language of site.toml; anything else is ignored, and said so."""
+    if not content_dir.is_dir():
+        return
+    for path in sorted(content_dir.iterdir()):
+        shown = sources.shown_path(path, root)
+        if path.name in languages:
+            continue
+        if sources.is_editor_leftover(path.name):
+            notes.append(Problem("editor or hidden file; ignored", shown, severity="note"))
+        elif path.is_dir():
+            notes.append(Problem(f"folder of language '{path.name}', which is not in 'languages' of site.toml; "
+                                 "its articles are not built", shown, severity="warning",
+                                 hint=f"add '{path.name}' to 'languages' (and a [title]) or move the folder away"))
+        else:
+            notes.append(Problem("not a language folder; ignored", shown, severity="note"))
 
 
 def _check_translation_links(articles: list[Article], languages: tuple[str, ...], problems: Collector) -> None:

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import csv
+import difflib
+import io
 import math
+import os
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
-from site_builder.errors import Collector, display_path
+from site_builder import sources
+from site_builder.errors import Collector
 
 # Column -> kind. "str" may be empty unless listed in _REQUIRED; numbers may be empty only where
 # listed in _OPTIONAL_NUMBERS (an empty score means "not available", shown as missing).
@@ -21,6 +25,11 @@ RESULT_SCHEMA = {
     "number_of_nodes": "int", "total_accelerators": "int", "host_processor": "str",
     "framework": "str", "benchmark": "str", "score_minutes": "float", "number_of_runs": "int",
     "rcp_scaling_factor": "float", "score_source": "str", "metadata_source": "str", "notes": "str",
+}
+# Columns a results file may have or leave out (column -> kind); a missing column or an empty cell is
+# a missing value. Any column in neither RESULT_SCHEMA nor here is refused, so a typo in a header
+# cannot hide data. Adding an optional column is one line here (and a row in data/README.md).
+RESULT_OPTIONAL_COLUMNS: dict[str, str] = {
 }
 _REQUIRED = {"round", "division", "submitter", "system_id", "accelerator", "benchmark",
              "score_source", "total_accelerators", "number_of_nodes", "accelerators_per_node"}
@@ -37,11 +46,14 @@ BENCHMARK_SCHEMA = {
     "active_parameters_b": "float", "task": "str", "dataset": "str", "quality_target": "str",
     "runs_per_result": "int", "round_introduced": "str", "source": "str",
 }
+BENCHMARK_OPTIONAL_COLUMNS: dict[str, str] = {
+}
 _BENCHMARK_REQUIRED = {"id", "name", "model", "task", "quality_target", "runs_per_result",
                        "round_introduced", "source"}
 _BENCHMARK_OPTIONAL_NUMBERS = {"total_parameters_b", "active_parameters_b"}
 
 RESULT_KEY = ("round", "submitter", "system_id", "benchmark")
+_INT64_MAX = 2**63 - 1  # pandas' nullable integers are 64-bit
 
 
 @dataclass(frozen=True)
@@ -63,21 +75,33 @@ class Dataset:
         return self.benchmarks.loc[benchmark_id]
 
 
-def _read_table(path: Path, schema: dict[str, str], required: set[str], optional_numbers: set[str],
-                problems: Collector, shown: str) -> pd.DataFrame | None:
-    """Parse one CSV cell by cell so each error can name its line (quoted fields may span lines)."""
-    with path.open(newline="", encoding="utf-8") as handle:
-        reader = csv.reader(handle)
+def _read_table(path: Path, schema: dict[str, str], optional_columns: dict[str, str], required: set[str],
+                optional_numbers: set[str], problems: Collector, shown: str) -> pd.DataFrame | None:
+    """Parse one CSV cell by cell so each error can name its line (quoted fields may span lines).
+
+    UTF-8 with or without a byte order mark and any line ending are accepted; an encoding error
+    names its line and byte.
+    """
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        problems.error(f"cannot read: {exc.strerror}", shown)
+        return None
+    text, problem = sources.decode_text(raw, shown)
+    if problem is not None:
+        problems.problems.append(problem)
+        return None
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
         header = next(reader, None)
         if header is None:
             problems.error("empty CSV file", shown, 1)
             return None
-        missing = [name for name in schema if name not in header]
-        for name in missing:
-            problems.error(f"missing column '{name}'", shown, 1)
-        if missing:
+        header = [name.strip() for name in header]
+        if not _check_header(header, schema, optional_columns, problems, shown):
             return None
-        index = {name: header.index(name) for name in schema}
+        columns = {**schema, **{name: kind for name, kind in optional_columns.items() if name in header}}
+        index = {name: header.index(name) for name in columns}
         records, lines = [], []
         for cells in reader:
             line = reader.line_num
@@ -87,19 +111,44 @@ def _read_table(path: Path, schema: dict[str, str], required: set[str], optional
                 problems.error(f"row has {len(cells)} fields, the header has {len(header)}", shown, line)
                 continue
             record = {}
-            for name, kind in schema.items():
-                raw = unicodedata.normalize("NFC", cells[index[name]].strip())
-                record[name] = _convert(raw, name, kind, required, optional_numbers, problems, shown, line)
+            for name, kind in columns.items():
+                raw_cell = unicodedata.normalize("NFC", cells[index[name]].strip())
+                record[name] = _convert(raw_cell, name, kind, required, optional_numbers | set(optional_columns),
+                                        problems, shown, line)
             records.append(record)
             lines.append(line)
-    frame = pd.DataFrame.from_records(records, columns=list(schema))
+    except csv.Error as exc:  # a NUL byte, a field over the size limit, an unterminated quote
+        problems.error(f"unreadable CSV: {exc}", shown, reader.line_num or 1)
+        return None
+    all_columns = {**schema, **optional_columns}
+    frame = pd.DataFrame.from_records(records, columns=list(all_columns))
     frame["line"] = lines
-    for name, kind in schema.items():
+    for name, kind in all_columns.items():
         if kind == "int":
             frame[name] = frame[name].astype("Int64")
         elif kind == "float":
             frame[name] = frame[name].astype("float64")
+        elif name not in columns:  # an optional text column the file leaves out
+            frame[name] = ""
     return frame
+
+
+def _check_header(header: list[str], schema: dict[str, str], optional_columns: dict[str, str],
+                  problems: Collector, shown: str) -> bool:
+    """Every schema column once, no unknown column; report them all."""
+    count = len(problems.problems)
+    for number, name in enumerate(header, start=1):
+        if name in header[:number - 1]:
+            problems.error(f"column '{name}' appears twice in the header", shown, 1)
+        elif name not in schema and name not in optional_columns:
+            close = difflib.get_close_matches(name, [*schema, *optional_columns], n=1)
+            problems.error(f"unknown column '{name}'" if name else f"column {number} has no name", shown, 1,
+                           hint=f"did you mean '{close[0]}'?" if close else
+                           "optional columns: " + (", ".join(optional_columns) or "none") + " (data/README.md)")
+    for name in schema:
+        if name not in header:
+            problems.error(f"missing column '{name}'", shown, 1)
+    return len(problems.problems) == count
 
 
 def _convert(raw: str, name: str, kind: str, required: set[str], optional_numbers: set[str],
@@ -112,6 +161,10 @@ def _convert(raw: str, name: str, kind: str, required: set[str], optional_number
         if name not in optional_numbers and name not in required:
             problems.error(f"column '{name}' is empty", shown, line)
         return None
+    control = next((c for c in raw if (ord(c) < 32 and c not in "\t\n") or 0x7f <= ord(c) < 0xa0), None)
+    if control is not None:
+        problems.error(f"column '{name}' has the control character U+{ord(control):04X}", shown, line)
+        return "" if kind == "str" else None
     if kind == "str":
         allowed = _CHOICES.get(name)
         if allowed is not None and raw not in allowed:
@@ -119,7 +172,7 @@ def _convert(raw: str, name: str, kind: str, required: set[str], optional_number
         return raw
     try:
         value = int(raw) if kind == "int" else float(raw)
-    except ValueError:
+    except (ValueError, OverflowError):
         problems.error(f"column '{name}' has {raw!r}, which is not a{'n integer' if kind == 'int' else ' number'}",
                        shown, line)
         return None
@@ -129,20 +182,25 @@ def _convert(raw: str, name: str, kind: str, required: set[str], optional_number
     if value < 0:
         problems.error(f"column '{name}' has the negative value {raw!r}", shown, line)
         return None
+    if kind == "int" and value > _INT64_MAX:
+        problems.error(f"column '{name}' has {raw!r}, which is too large", shown, line)
+        return None
     return value
 
 
 def load_dataset(data_dir: Path, rounds: list[str], root: Path | None = None) -> Dataset:
     """Read data/benchmarks.csv and data/rounds/<round>/results.csv for each round; fail once with all problems."""
     problems = Collector()
+    bases = [base for base in (root, data_dir) if base is not None]
     bench_path = data_dir / "benchmarks.csv"
-    bench_shown = display_path(bench_path, root)
+    bench_shown = sources.shown_path(bench_path, root)
     benchmarks = None
-    if not bench_path.is_file():
-        problems.error("missing benchmark catalog", bench_shown)
-    else:
-        benchmarks = _read_table(bench_path, BENCHMARK_SCHEMA, _BENCHMARK_REQUIRED,
-                                 _BENCHMARK_OPTIONAL_NUMBERS, problems, bench_shown)
+    if _readable(bench_path, bench_shown, bases, "missing benchmark catalog", problems):
+        benchmarks = _guarded(_read_table, bench_shown, problems)(
+            bench_path, BENCHMARK_SCHEMA, BENCHMARK_OPTIONAL_COLUMNS, _BENCHMARK_REQUIRED,
+            _BENCHMARK_OPTIONAL_NUMBERS, problems, bench_shown)
+    if benchmarks is not None and benchmarks.empty:
+        problems.error("the benchmark catalog has a header but no benchmarks", bench_shown, 1)
     if benchmarks is not None:
         for _, row in benchmarks[benchmarks.duplicated("id", keep="first")].iterrows():
             problems.error(f"duplicate benchmark id {row['id']!r}", bench_shown, row["line"])
@@ -152,34 +210,72 @@ def load_dataset(data_dir: Path, rounds: list[str], root: Path | None = None) ->
     frames = []
     for round_name in rounds:
         path = data_dir / "rounds" / round_name / "results.csv"
-        shown = display_path(path, root)
-        if not path.is_file():
-            problems.error(f"missing results for round {round_name}", shown)
+        shown = sources.shown_path(path, root)
+        if not _readable(path, shown, bases, f"missing results for round {round_name}", problems):
             continue
-        frame = _read_table(path, RESULT_SCHEMA, _REQUIRED, _OPTIONAL_NUMBERS, problems, shown)
+        frame = _guarded(_read_table, shown, problems)(
+            path, RESULT_SCHEMA, RESULT_OPTIONAL_COLUMNS, _REQUIRED, _OPTIONAL_NUMBERS, problems, shown)
         if frame is None:
             continue
+        if frame.empty:
+            problems.error(f"no results: the file of round {round_name} has a header but no rows", shown, 1)
+            continue
         frame["file"] = shown
-        for _, row in frame.iterrows():
-            if row["round"] != round_name:
-                problems.error(f"column 'round' has {row['round']!r} in the folder of {round_name}", shown, row["line"])
-            if benchmarks is not None and row["benchmark"] and row["benchmark"] not in known_benchmarks:
-                problems.error(f"column 'benchmark' has unknown benchmark {row['benchmark']!r}", shown, row["line"],
-                               hint=f"known: {', '.join(sorted(known_benchmarks))} (data/benchmarks.csv)")
-            if (pd.notna(row["number_of_nodes"]) and pd.notna(row["accelerators_per_node"])
-                    and pd.notna(row["total_accelerators"])
-                    and row["number_of_nodes"] * row["accelerators_per_node"] != row["total_accelerators"]):
-                problems.error("column 'total_accelerators' is not number_of_nodes x accelerators_per_node",
-                               shown, row["line"])
-            if pd.notna(row["score_minutes"]) and row["score_minutes"] == 0:
-                problems.error("column 'score_minutes' is zero; leave it empty when there is no score",
-                               shown, row["line"])
-        duplicated = frame[frame.duplicated(list(RESULT_KEY), keep="first")]
-        for _, row in duplicated.iterrows():
-            first = frame[(frame[list(RESULT_KEY)] == row[list(RESULT_KEY)]).all(axis=1)]["line"].iloc[0]
-            problems.error(f"duplicate result ({', '.join(str(row[k]) for k in RESULT_KEY)}), first on line {first}",
-                           shown, row["line"])
-        frames.append(frame)
+        if _guarded(_check_results, shown, problems)(frame, round_name, benchmarks, known_benchmarks,
+                                                      problems, shown) is not None:
+            frames.append(frame)
     problems.raise_if_any()
     results = pd.concat(frames, ignore_index=True)
     return Dataset(results=results, benchmarks=benchmarks)
+
+
+def _readable(path: Path, shown: str, bases: list[Path], missing: str, problems: Collector) -> bool:
+    """A data file exists, is a regular file and, through any symlink, stays inside the project."""
+    if path.is_symlink() and not path.exists():
+        problems.error(f"{missing}: dangling symlink to {os.readlink(path)}", shown)
+        return False
+    if not path.is_file():
+        problems.error(missing if not path.exists() else f"{missing}: not a regular file", shown)
+        return False
+    if sources.leaves(path, bases):
+        problems.error(f"symlink to {path.resolve()}, outside the project; refusing to read it", shown,
+                       hint="copy the file into the project instead of linking to it")
+        return False
+    return True
+
+
+def _guarded(function, shown: str, problems: Collector):
+    """Call `function`; an exception pandas raises on input it did not expect becomes a problem naming
+    the file instead of a traceback (None is returned then)."""
+    def call(*args):
+        try:
+            return function(*args)
+        except (ValueError, TypeError, KeyError, OverflowError, IndexError) as exc:
+            problems.error(f"could not load the table: {type(exc).__name__}: {exc}", shown)
+            return None
+    return call
+
+
+def _check_results(frame: pd.DataFrame, round_name: str, benchmarks: pd.DataFrame | None,
+                   known_benchmarks: set[str], problems: Collector, shown: str) -> bool:
+    """Checks across columns and rows of one round's results."""
+    for _, row in frame.iterrows():
+        if row["round"] != round_name:
+            problems.error(f"column 'round' has {row['round']!r} in the folder of {round_name}", shown, row["line"])
+        if benchmarks is not None and row["benchmark"] and row["benchmark"] not in known_benchmarks:
+            problems.error(f"column 'benchmark' has unknown benchmark {row['benchmark']!r}", shown, row["line"],
+                           hint=f"known: {', '.join(sorted(known_benchmarks)) or 'none'} (data/benchmarks.csv)")
+        if (pd.notna(row["number_of_nodes"]) and pd.notna(row["accelerators_per_node"])
+                and pd.notna(row["total_accelerators"])
+                and int(row["number_of_nodes"]) * int(row["accelerators_per_node"]) != int(row["total_accelerators"])):
+            problems.error("column 'total_accelerators' is not number_of_nodes x accelerators_per_node",
+                           shown, row["line"])
+        if pd.notna(row["score_minutes"]) and row["score_minutes"] == 0:
+            problems.error("column 'score_minutes' is zero; leave it empty when there is no score",
+                           shown, row["line"])
+    duplicated = frame[frame.duplicated(list(RESULT_KEY), keep="first")]
+    for _, row in duplicated.iterrows():
+        first = frame[(frame[list(RESULT_KEY)] == row[list(RESULT_KEY)]).all(axis=1)]["line"].iloc[0]
+        problems.error(f"duplicate result ({', '.join(str(row[k]) for k in RESULT_KEY)}), first on line {first}",
+                       shown, row["line"])
+    return True

@@ -13,6 +13,7 @@ import io
 import re
 from pathlib import Path
 
+from site_builder import sources
 from site_builder.errors import Collector
 
 ROUNDS = ("v6.0", "v5.1")
@@ -57,13 +58,31 @@ def accelerator_vendor(accelerator: str) -> str:
     return "AMD" if accelerator.startswith("MI") else "NVIDIA"
 
 
-def derive_round(source_csv: Path, problems: Collector) -> str:
-    """Return the derived CSV text for one round's source table."""
-    with source_csv.open(newline="", encoding="utf-8") as handle:
-        reader = csv.DictReader(handle)
-        rows = []
+# Source columns the derivation reads by name; the other output columns are copied when present.
+SOURCE_REQUIRED = ("accelerator_model", "availability_raw", "benchmark", "submitter", "system_id")
+
+
+def derive_round(source_csv: Path, problems: Collector) -> str | None:
+    """Return the derived CSV text for one round's source table (None when it cannot be read)."""
+    shown = source_csv.as_posix()
+    text, problem = sources.decode_text(source_csv.read_bytes(), shown)
+    if problem is not None:
+        problems.problems.append(problem)
+        return None
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    rows = []
+    try:
+        fields = reader.fieldnames or []
+        missing = [name for name in SOURCE_REQUIRED if name not in fields]
+        for name in missing:
+            problems.error(f"missing column '{name}'", shown, 1)
+        if missing:
+            return None
         for row in reader:
-            where = (source_csv.as_posix(), reader.line_num)
+            where = (shown, reader.line_num)
+            if None in row or None in row.values():  # DictReader's marks for too many or too few fields
+                problems.error(f"row has a different number of fields than the header ({len(fields)})", *where)
+                continue
             accelerator = accelerator_type(row["accelerator_model"])
             if accelerator is None:
                 problems.error(f"unknown accelerator model {row['accelerator_model']!r}", *where,
@@ -73,11 +92,14 @@ def derive_round(source_csv: Path, problems: Collector) -> str:
                 problems.error(f"unknown availability {row['availability_raw']!r}", *where)
                 continue
             rows.append({
-                **{key: row[key] for key in COLUMNS if key in row},
+                **{key: row.get(key, "") for key in COLUMNS},
                 "hosting": HOSTING[row["availability_raw"]],
                 "accelerator": accelerator,
                 "accelerator_vendor": accelerator_vendor(accelerator),
             })
+    except csv.Error as exc:
+        problems.error(f"unreadable CSV: {exc}", shown, reader.line_num or 1)
+        return None
     rows.sort(key=lambda r: (r["benchmark"], r["submitter"], r["system_id"]))
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
@@ -95,7 +117,9 @@ def derive_all(source_dir: Path) -> dict[str, str]:
         if not source.is_file():
             problems.error(f"missing source table {source}")
             continue
-        outputs[f"rounds/{round_name}/results.csv"] = derive_round(source, problems)
+        derived = derive_round(source, problems)
+        if derived is not None:
+            outputs[f"rounds/{round_name}/results.csv"] = derived
     problems.raise_if_any()
     return outputs
 

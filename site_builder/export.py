@@ -15,7 +15,9 @@ def export_chart(root: Path, chart_id: str, language: str, form: str, width: int
     config = load_config(root)
     if language not in config.languages:
         raise SiteError(Problem(f"unknown language '{language}'", hint="site languages: " + ", ".join(config.languages)))
-    lang, _warnings = i18n.load_language(language, config.locales_dir, root)
+    lang, found = i18n.load_language(language, config.locales_dir, root)
+    if any(problem.severity == "error" for problem in found):
+        raise SiteError([problem for problem in found if problem.severity == "error"])
     dataset = data.load_dataset(config.data_dir, [config.round, config.previous_round], root)
     inputs = charts.ChartInputs(dataset, config.round, config.previous_round)
     catalog = charts.catalog(inputs)

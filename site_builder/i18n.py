@@ -11,11 +11,16 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from babel import Locale, dates, lists, numbers
+import re
+
+from babel import Locale, UnknownLocaleError, dates, lists, numbers
+from babel.messages.catalog import Catalog, Message
+from babel.messages.checkers import PYTHON_FORMAT
 from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
+from babel.messages.pofile import PoFileError, read_po
 from babel.support import NullTranslations, Translations
 
+from site_builder import sources
 from site_builder.errors import Problem, display_path
 
 DOMAIN = "messages"
@@ -103,18 +108,25 @@ def catalog_path(locales_dir: Path, code: str) -> Path:
 def load_language(code: str, locales_dir: Path, root: Path | None = None) -> tuple[Language, list[Problem]]:
     """Compile `<locales>/<code>/LC_MESSAGES/messages.po` in memory (no committed .mo needed).
 
-    A language without a catalog falls back to the English source strings, with a warning.
+    Returns the language and its problems: errors for a catalog that would publish wrong or broken
+    text (a syntax error, a placeholder the code does not supply), warnings for untranslated
+    entries. A language without a catalog falls back to the English source strings, with a warning.
     """
     warnings: list[Problem] = []
-    locale = Locale.parse(code.replace("-", "_"))
+    try:
+        locale = Locale.parse(code.replace("-", "_"))
+    except (UnknownLocaleError, ValueError) as exc:
+        return Language(code, Locale("en"), NullTranslations()), [
+            Problem(f"language '{code}' is not a locale Babel knows: {exc}")]
     path = catalog_path(locales_dir, code)
     shown = display_path(path, root)
     if not path.is_file():
         warnings.append(Problem(f"no catalog for language '{code}': interface strings fall back to English",
                                 shown, severity="warning"))
         return Language(code, locale, NullTranslations()), warnings
-    with path.open("rb") as handle:
-        catalog = read_po(handle, locale=locale, domain=DOMAIN)
+    catalog, errors = read_catalog(path, shown, locale)
+    if catalog is None or errors:
+        return Language(code, locale, NullTranslations()), errors
     for message in catalog:
         if message.id and (message.fuzzy or not message.string or
                            (isinstance(message.string, tuple) and not all(message.string))):
@@ -125,3 +137,79 @@ def load_language(code: str, locales_dir: Path, root: Path | None = None) -> tup
     write_mo(buffer, catalog)
     buffer.seek(0)
     return Language(code, locale, Translations(buffer, domain=DOMAIN)), warnings
+
+
+# A .po line: blank, a comment, a keyword with a quoted string, or a quoted continuation. Babel's reader
+# accepts `msgstr Text"` and silently drops the first letter, so the syntax is checked here first.
+_PO_KEYWORD = re.compile(r'^(msgctxt|msgid|msgid_plural|msgstr(\[\d+\])?)\s+(.*)$')
+_PO_STRING = re.compile(r'^"(?:[^"\\]|\\.)*"\s*$')
+
+
+def read_catalog(path: Path, shown: str, locale: Locale) -> tuple[Catalog | None, list[Problem]]:
+    """Read a .po catalog strictly: syntax errors and placeholder mismatches are errors with file:line."""
+    text, problem = sources.decode_text(path.read_bytes(), shown)
+    if problem is not None:
+        return None, [problem]
+    errors = []
+    for number, line in enumerate(sources.normalize_newlines(text).split("\n"), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        keyword = _PO_KEYWORD.match(stripped)
+        quoted = keyword.group(3) if keyword else stripped
+        if not _PO_STRING.match(quoted):
+            where = f"after '{keyword.group(1)}' " if keyword else ""
+            errors.append(Problem(f"invalid .po line: {where}a string in double quotes is expected, not "
+                                  f"{quoted[:40]!r}", shown, number, line.rindex(quoted) + 1 if quoted else None,
+                                  hint='each string is written "like this", with \\" for a quote inside'))
+    # Read on after syntax errors, so the placeholder checks of the other entries report too.
+    try:
+        catalog = read_po(io.StringIO(text), locale=locale, domain=DOMAIN, abort_invalid=True)
+    except (PoFileError, ValueError, UnknownLocaleError) as exc:
+        line = getattr(exc, "lineno", None)
+        return None, errors or [Problem(f"invalid .po file: {exc}", shown, line)]
+    checked = set()
+    for message, found in catalog.check():
+        checked.add(message.lineno)
+        for error in found:
+            errors.append(Problem(f"message {_message_id(message)!r}: {error}", shown, message.lineno))
+    for message in catalog:
+        error = None if message.lineno in checked else _format_error(message)
+        if error:
+            errors.append(Problem(f"message {_message_id(message)!r}: {error}", shown, message.lineno))
+    return catalog, errors
+
+
+def _message_id(message: Message) -> str:
+    return message.id[0] if isinstance(message.id, tuple) else message.id
+
+
+def _format_error(message: Message) -> str | None:
+    """The error a translation raises when it is formatted with the values its source string takes.
+
+    Babel's checker tolerates a translation that introduces placeholders of its own, which either fails
+    at render time (templates format every string) or shows "%(name)s" to readers; a stray "%" in a
+    formatted entry fails too. Both are caught here by formatting with stand-in values.
+    """
+    if not message.id or not message.string:
+        return None
+    ids = message.id if isinstance(message.id, tuple) else (message.id,)
+    strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    values: dict[str, object] = {}
+    for source in ids:
+        for name, _flags, kind in PYTHON_FORMAT.findall(source):
+            if name:
+                values[name] = 1 if kind in "diouxXc" else 1.5 if kind in "eEfFgG" else "x"
+    formatted = "python-format" in message.flags
+    for string in strings:
+        if not string:
+            continue
+        unknown = sorted({name for name, _flags, _kind in PYTHON_FORMAT.findall(string) if name} - set(values))
+        if unknown:
+            return f"the translation uses placeholder '{unknown[0]}', which the source string does not have"
+        if formatted:
+            try:
+                string % values
+            except (KeyError, ValueError, TypeError) as exc:
+                return f"the translation cannot be formatted: {exc}"
+    return None

@@ -53,13 +53,77 @@ def environment(templates_dir: Path, lang: Language, globals_: dict, filters: di
     return env
 
 
+def template_location(exc: BaseException, templates_dir: Path | None = None) -> tuple[str | None, int | None]:
+    """File and line of the innermost template frame of an exception raised while rendering.
+
+    Jinja rewrites the traceback so that template frames carry the template's file name and line
+    (`__jinja_exception__` marks them); the innermost one is where the template went wrong, which is
+    base.html for an undefined value in base.html even when a child template was rendered.
+    """
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        return _shown(exc.filename or exc.name, templates_dir), exc.lineno
+    found = (None, None)
+    tb = exc.__traceback__
+    while tb is not None:
+        frame_globals = tb.tb_frame.f_globals
+        if "__jinja_exception__" in frame_globals:
+            found = (tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+        elif "__jinja_template__" in frame_globals:  # a frame Jinja did not rewrite
+            template = frame_globals["__jinja_template__"]
+            found = (template.filename, template.get_corresponding_lineno(tb.tb_lineno))
+        tb = tb.tb_next
+    return _shown(found[0], templates_dir), found[1]
+
+
+def _shown(filename: str | None, templates_dir: Path | None) -> str | None:
+    """A template path as the user knows it: templates/base.html."""
+    if filename is None or templates_dir is None:
+        return filename
+    try:
+        return Path(filename).resolve().relative_to(templates_dir.resolve().parent).as_posix()
+    except ValueError:
+        return filename
+
+
 def render(env: jinja2.Environment, template: str, context: dict) -> str:
+    """Render one output file; any error inside a template becomes a problem naming the template's
+    own file and line and the page being built."""
+    page = context.get("page")
+    building = f"while building {page.path}" if page is not None else None
+    templates_dir = Path(env.loader.searchpath[0]) if isinstance(env.loader, jinja2.FileSystemLoader) else None
     try:
         return env.get_template(template).render(context)
-    except jinja2.TemplateSyntaxError as exc:
-        raise SiteError(Problem(f"template syntax error: {exc.message}", exc.filename or exc.name, exc.lineno)) from None
     except jinja2.TemplateNotFound as exc:
-        raise SiteError(Problem(f"template not found: {exc.name}")) from None
+        path, line = template_location(exc, templates_dir)  # the template that includes the missing one
+        if path is None and templates_dir is not None:
+            path = _shown(str(templates_dir / exc.name), templates_dir)
+        raise SiteError(Problem(f"template not found: {exc.name} (in {templates_dir})", path, line,
+                                hint=building)) from None
+    except jinja2.TemplateSyntaxError as exc:
+        path, line = template_location(exc, templates_dir)
+        raise SiteError(Problem(f"template syntax error: {exc.message}", path, line, hint=building)) from None
     except jinja2.UndefinedError as exc:
-        raise SiteError(Problem(f"template {template} uses an undefined value: {exc.message}",
-                                f"templates/{template}")) from None
+        path, line = template_location(exc, templates_dir)
+        raise SiteError(Problem(f"undefined value: {exc.message}", path or f"templates/{template}", line,
+                                hint=building)) from None
+    except SiteError:
+        raise
+    except Exception as exc:  # a filter or a method called by the template failed (TypeError, ValueError, ...)
+        path, line = template_location(exc, templates_dir)
+        message = exc.message if isinstance(exc, jinja2.TemplateError) and exc.message else str(exc)
+        raise SiteError(Problem(f"{type(exc).__name__} in template: {message}", path or f"templates/{template}",
+                                line, hint=building)) from None
+
+
+def merge_page_problems(problems: list[Problem]) -> list[Problem]:
+    """One problem per template location and message, naming the first page and how many others."""
+    groups: dict[tuple, list[Problem]] = {}
+    for problem in problems:
+        groups.setdefault((problem.path, problem.line, problem.col, problem.message), []).append(problem)
+    merged = []
+    for (path, line, col, message), group in groups.items():
+        hint = group[0].hint
+        if hint and len(group) > 1:
+            hint += f" and {len(group) - 1} other page{'s' if len(group) > 2 else ''}"
+        merged.append(Problem(message, path, line, col, hint, group[0].severity))
+    return merged

@@ -74,3 +74,29 @@ def test_invalid_toml_names_line(tmp_path):
 def test_missing_config(tmp_path: Path):
     with pytest.raises(SiteError, match="no site.toml"):
         load_config(tmp_path)
+
+
+def test_every_problem_at_once_with_array_items_and_subtable_lines(tmp_path):
+    text = VALID.replace('languages = ["en", "nl"]', 'languages = [\n    "en",\n    "nl",\n    "xx",\n    ]')
+    text = text.replace('nl = "Rapport"', 'nl = "Rapport"\n    [title.xx]\n    name = "X"').replace(
+        'round = "v6.0"', 'round = "v5.1"')
+    write_files(tmp_path, {"site.toml": text})
+    with pytest.raises(SiteError) as caught:
+        load_config(tmp_path)
+    messages = [str(p).split("\n")[0] for p in caught.value.problems]
+    assert messages == [
+        "site.toml:4: error: 'languages' holds 'xx', a language Babel has no locale data for (unknown locale 'xx')",
+        "site.toml:9: error: 'previous_round' is the same round as 'round' (v5.1); a round cannot be compared "
+        "with itself",
+        "site.toml:14: error: title.xx must be a str, not dict",
+    ]
+
+
+def test_site_toml_with_a_byte_order_mark_or_not_in_utf8(tmp_path):
+    import textwrap
+
+    (tmp_path / "site.toml").write_bytes(b"\xef\xbb\xbf" + textwrap.dedent(VALID).encode())
+    assert load_config(tmp_path).languages == ("en", "nl")
+    (tmp_path / "site.toml").write_bytes(textwrap.dedent(VALID).replace("Rapport", "Rapp\xf6rt").encode("latin-1"))
+    with pytest.raises(SiteError, match=r"site.toml:10:11: error: not UTF-8: byte 0xf6"):
+        load_config(tmp_path)

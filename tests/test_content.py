@@ -1,4 +1,5 @@
 import datetime as dt
+import re
 import textwrap
 
 import pytest
@@ -63,9 +64,32 @@ def test_front_matter_problems_name_file_and_line_all_at_once(tmp_path):
 def test_slug_collision_after_transliteration_names_both_files(tmp_path):
     write_files(tmp_path, {"content/en/da-nang.md": GOOD.replace("key: k", "key: k1"),
                            "content/en/Đà Nẵng.md": GOOD.replace("key: k", "key: k2")})
-    with pytest.raises(SiteError, match=r"content/en/Đà Nẵng.md: error: slug 'da-nang' is also the slug of "
-                                        r"content/en/da-nang.md"):
+    with pytest.raises(SiteError, match=r"content/en/Đà Nẵng.md:1: error: slug 'da-nang' is also the slug of "
+                                        r"content/en/da-nang.md:1"):
         _load(tmp_path)
+
+
+def test_slug_from_front_matter_and_file_names_without_letters(tmp_path):
+    write_files(tmp_path, {"content/en/🚀.md": GOOD.replace("key: k", "key: k1"),
+                           "content/en/b.md": GOOD.replace("key: k", "key: k2\n    slug: Hello World")})
+    slugs = sorted(a.slug for a in _load(tmp_path))
+    assert slugs[1] == "hello-world"
+    assert re.fullmatch(r"article-[0-9a-f]{8}", slugs[0])  # stable, from the file name's hash
+    write_files(tmp_path, {"content/en/b.md": GOOD.replace("key: k", "key: k2\n    slug: '!!!'")})
+    with pytest.raises(SiteError, match=r"content/en/b.md:8: error: front matter 'slug' '!!!' has no letters"):
+        _load(tmp_path)
+
+
+def test_front_matter_that_is_not_a_mapping_or_too_deep(tmp_path):
+    write_files(tmp_path, {"content/en/a.md": "---\n- a list\n---\nText\n",
+                           "content/en/b.md": "---\ntitle: " + "[" * 5000 + "\n---\n",
+                           "content/en/c.md": GOOD.replace("key: k", "key: k\n    title: again")})
+    with pytest.raises(SiteError) as caught:
+        _load(tmp_path)
+    text = str(caught.value)
+    assert "content/en/a.md:2: error: front matter must be a mapping of keys to values" in text
+    assert "content/en/b.md:2: error: " in text
+    assert "content/en/c.md:8: error: duplicate front matter key 'title', first on line 2" in text
 
 
 def test_drafts_are_left_out_and_translations_group_by_key(tmp_path):

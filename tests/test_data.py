@@ -103,3 +103,57 @@ def test_benchmark_catalog_agrees_with_mlperf_logging():
         target = re.search(r"ATLEAST_ONE_CHECK: \"(.*)\"", rules).group(1)
         operator, value = row["quality_target"].removeprefix("eval_accuracy ").split(" ")
         assert re.search(rf"v\['value'\] {re.escape(operator)} {re.escape(value)}\b", target), (benchmark, target)
+
+
+def test_optional_columns_may_be_present_or_absent(tmp_path, monkeypatch):
+    from site_builder import data
+
+    monkeypatch.setattr(data, "RESULT_OPTIONAL_COLUMNS", {"result_id": "str", "score_decimals": "int"})
+    rows = csv_text(MINI_V60).splitlines()
+    with_column = [rows[0] + ",score_decimals"] + [row + ",2" for row in rows[1:]]
+    with_column[2] = rows[2] + ","  # an empty optional cell is a missing value
+    dataset = _load(_site(tmp_path, "\n".join(with_column)))
+    current = dataset.round("v6.0")
+    assert current["score_decimals"].iloc[0] == 2 and current["score_decimals"].isna().tolist()[1]
+    assert (dataset.round("v5.1")["result_id"] == "").all()  # absent column: missing values
+    assert dataset.round("v5.1")["score_decimals"].isna().all()
+
+
+def test_header_problems_are_all_reported(tmp_path):
+    rows = csv_text(MINI_V60).splitlines()
+    header = rows[0].replace("notes", "note") + ",framework"
+    body = [row + ",PyTorch" for row in rows[1:]]
+    with pytest.raises(SiteError) as caught:
+        _load(_site(tmp_path, "\n".join([header, *body])))
+    text = str(caught.value)
+    shown = "data/rounds/v6.0/results.csv"
+    assert f"{shown}:1: error: unknown column 'note'\n  hint: did you mean 'notes'?" in text
+    assert f"{shown}:1: error: column 'framework' appears twice in the header" in text
+    assert f"{shown}:1: error: missing column 'notes'" in text
+
+
+def test_unreadable_csv_and_huge_numbers_are_problems(tmp_path):
+    rows = csv_text(MINI_V60).splitlines()
+    rows[1] = rows[1].replace(",4,128,512,", ",4,128,99999999999999999999999,")
+    rows[3] = rows[3].replace("EPYC", "EP\x00YC")
+    with pytest.raises(SiteError) as caught:
+        _load(_site(tmp_path, "\n".join(rows)))
+    text = str(caught.value)
+    assert "data/rounds/v6.0/results.csv:4: error: column 'host_processor' has the control character U+0000" in text
+    rows[4] = rows[4].replace("EPYC", "x" * 200_000)
+    (tmp_path / "data/rounds/v6.0/results.csv").write_text("\n".join(rows) + "\n")
+    with pytest.raises(SiteError, match=r"results.csv:5: error: unreadable CSV: field larger than field limit"):
+        _load(tmp_path)
+    (tmp_path / "data/rounds/v6.0/results.csv").write_text("\n".join(rows[:3]) + "\n")
+    with pytest.raises(SiteError, match=r"results.csv:2: error: column 'total_accelerators' has "
+                                        r"'99999999999999999999999', which is too large"):
+        _load(tmp_path)
+
+
+def test_files_with_a_header_but_no_rows(tmp_path):
+    root = _site(tmp_path, HEADER, benchmarks=MINI_BENCHMARKS.strip().splitlines()[0])
+    with pytest.raises(SiteError) as caught:
+        _load(root)
+    text = str(caught.value)
+    assert "data/benchmarks.csv:1: error: the benchmark catalog has a header but no benchmarks" in text
+    assert "data/rounds/v6.0/results.csv:1: error: no results: the file of round v6.0 has a header but no rows" in text

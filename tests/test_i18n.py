@@ -93,3 +93,55 @@ def test_plural_forms(languages):
     one = nl.ngettext("%(num)s result", "%(num)s results", 1) % {"num": 1}
     many = nl.ngettext("%(num)s result", "%(num)s results", 224) % {"num": 224}
     assert one != many and one.startswith("1 ") and many.startswith("224 ")
+
+
+PO_HEADER = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+             '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n')
+
+
+def _write_catalog(tmp_path, body: str, code: str = "nl"):
+    path = catalog_path(tmp_path, code)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(PO_HEADER.encode() + body.encode("utf-8"))
+    return load_language(code, tmp_path, tmp_path)
+
+
+def test_catalog_syntax_errors_are_located(tmp_path):
+    _lang, problems = _write_catalog(tmp_path, 'msgid "Benchmarks"\nmsgstr Benchmarks"\n\n'
+                                               'msgid "Results"\nmsgstr "Resultaten\n')
+    assert [str(p).split("\n")[0] for p in problems] == [
+        "nl/LC_MESSAGES/messages.po:7:8: error: invalid .po line: after 'msgstr' a string in double quotes is "
+        "expected, not 'Benchmarks\"'",
+        "nl/LC_MESSAGES/messages.po:10:8: error: invalid .po line: after 'msgstr' a string in double quotes is "
+        "expected, not '\"Resultaten'",
+    ]
+
+
+def test_catalog_placeholder_checks_use_babel_and_a_trial_format(tmp_path):
+    _lang, problems = _write_catalog(tmp_path, (
+        '#, python-format\nmsgid "%(n)d results"\nmsgstr "%(count)d resultaten"\n\n'
+        '#, python-format\nmsgid "%(n)d of %(total)d"\nmsgstr "%(n)d van 100% %(total)d"\n\n'
+        'msgid "Systems"\nmsgstr "Systemen %(x)s"\n\n'
+        '#, python-format\nmsgid "%(num)s result"\nmsgid_plural "%(num)s results"\n'
+        'msgstr[0] "één resultaat"\nmsgstr[1] "%(num)s resultaten"\n'))
+    messages = [(p.line, p.message) for p in problems]
+    assert messages[0] == (7, "message '%(n)d results': unknown named placeholder 'count'")
+    assert messages[1][0] == 11 and "cannot be formatted" in messages[1][1]
+    assert messages[2] == (14, "message 'Systems': the translation uses placeholder 'x', which the source "
+                               "string does not have")
+    assert len(messages) == 3  # a plural form may leave the number out
+    assert all(p.severity == "error" for p in problems)
+
+
+def test_catalog_not_in_utf8_is_located(tmp_path):
+    path = catalog_path(tmp_path, "it")
+    path.parent.mkdir(parents=True)
+    path.write_bytes(PO_HEADER.encode() + 'msgid "City"\nmsgstr "Città"\n'.encode("latin-1"))
+    _lang, problems = load_language("it", tmp_path, tmp_path)
+    assert str(problems[0]).startswith("it/LC_MESSAGES/messages.po:7:13: error: not UTF-8: byte 0xe0")
+
+
+def test_unknown_locale_is_a_problem_not_an_exception(tmp_path):
+    lang, problems = load_language("zz-QQ", tmp_path)
+    assert lang.gettext("Benchmarks") == "Benchmarks"
+    assert problems[0].severity == "error" and "is not a locale Babel knows" in problems[0].message

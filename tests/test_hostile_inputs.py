@@ -1,0 +1,310 @@
+"""Bad inputs through the command line: each gets `path:line[:col]: error: message`, exit 1, every
+problem at once, no traceback, the previous site untouched. Rows of the README table "What a bad
+input gets" point here."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from site_builder.cli import main
+from tests.conftest import ROOT, csv_text, MINI_V60
+
+HELLO = "content/en/hello.md"
+V60 = "data/rounds/v6.0/results.csv"
+
+
+def build(site: Path, out: Path, *options: str):
+    result = CliRunner().invoke(main, ["build", "--root", str(site), "--out", str(out), *options])
+    # A traceback would show as an exception other than the SystemExit of a clean exit.
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.stderr
+    assert "Traceback" not in result.output
+    return result
+
+
+def fails(site: Path, out: Path, *options: str) -> list[str]:
+    """Build, expect exit 1 with no output folder written; return the diagnostic lines."""
+    result = build(site, out, *options)
+    assert result.exit_code == 1, result.stderr
+    assert not out.exists()
+    assert not list(out.parent.glob(f".{out.name}.*")), "a temporary folder was left behind"
+    return result.stderr.splitlines()
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def write(site: Path, relative: str, text: str) -> Path:
+    path = site / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return path
+
+
+# Front matter ---------------------------------------------------------------------------------
+
+def test_impossible_date_names_file_and_line(mini_site, tmp_path):
+    edit(mini_site / HELLO, "date: 2026-06-20", "date: 2026-02-30")
+    lines = fails(mini_site, tmp_path / "out")
+    assert (f"{HELLO}:3: error: invalid YAML front matter: '2026-02-30' is not a valid date: "
+            "day is out of range for month") in lines
+
+
+def test_duplicate_front_matter_keys_name_the_key_and_both_lines(mini_site, tmp_path):
+    edit(mini_site / HELLO, "key: hello\n", "key: hello\ntitle: \"Again\"\ntags: [\"x\"]\n")
+    lines = fails(mini_site, tmp_path / "out")
+    assert f"{HELLO}:8: error: duplicate front matter key 'title', first on line 2" in lines
+    assert f"{HELLO}:9: error: duplicate front matter key 'tags', first on line 6" in lines
+
+
+def test_every_problem_of_a_run_is_reported_at_once(mini_site, tmp_path):
+    edit(mini_site / HELLO, "date: 2026-06-20", "date: 2026-13-01")
+    edit(mini_site / "content/nl/hallo.md", "key: hello", "key: hello\nkey: again")
+    edit(mini_site / V60, "PyTorch,deepseekv3_671b,20.5", "PyTorch,deepseekv3_671b,fast")
+    lines = fails(mini_site, tmp_path / "out")
+    assert any(line.startswith(f"{HELLO}:3: error:") for line in lines)
+    assert any(line.startswith("content/nl/hallo.md:8: error: duplicate front matter key 'key'") for line in lines)
+    assert f"{V60}:2: error: column 'score_minutes' has 'fast', which is not a number" in lines
+    assert lines[-1] == "build failed: 3 problems; the previous site is unchanged"
+
+
+def test_a_failed_build_leaves_the_previous_site_byte_identical(mini_site, tmp_path):
+    out = tmp_path / "out"
+    assert build(mini_site, out).exit_code == 0
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    edit(mini_site / HELLO, "date: 2026-06-20", "date: 2026-02-30")
+    result = build(mini_site, out)
+    assert result.exit_code == 1
+    assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "site"]
+
+
+# Encodings and line endings -------------------------------------------------------------------
+
+def test_bom_and_crlf_are_accepted_in_markdown_and_csv(mini_site, tmp_path):
+    for relative in (HELLO, V60, "data/benchmarks.csv"):
+        path = mini_site / relative
+        path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes().replace(b"\n", b"\r\n"))
+    result = build(mini_site, tmp_path / "out")
+    assert result.exit_code == 0, result.stderr
+    page = (tmp_path / "out/en/articles/hello/index.html").read_text(encoding="utf-8")
+    assert "Hello, round" in page and "\r" not in page
+    assert "DeepSeek-V3 671B" in (tmp_path / "out/en/index.html").read_text(encoding="utf-8")
+
+
+def test_latin1_csv_names_file_line_and_byte(mini_site, tmp_path):
+    path = mini_site / V60
+    path.write_bytes(path.read_bytes().replace(b"Grace,PyTorch,deepseekv3_671b,6.25", b"Gr\xe2ce,PyTorch,deepseekv3_671b,6.25"))
+    lines = fails(mini_site, tmp_path / "out")
+    offset = path.read_bytes().index(b"\xe2")
+    assert any(line.startswith(f"{V60}:3:") and f"error: not UTF-8: byte 0xe2 at offset {offset}" in line
+               for line in lines), lines
+
+
+def test_latin1_markdown_names_file_line_and_column(mini_site, tmp_path):
+    path = mini_site / HELLO
+    path.write_bytes(path.read_bytes().replace(b"Some text", b"Caf\xe9 text"))
+    lines = fails(mini_site, tmp_path / "out")
+    assert any(line.startswith(f"{HELLO}:11:4: error: not UTF-8: byte 0xe9") for line in lines), lines
+
+
+# CSV columns --------------------------------------------------------------------------------------
+
+def test_unknown_csv_column_is_refused_by_name(mini_site, tmp_path):
+    rows = csv_text(MINI_V60).splitlines()
+    rows = [rows[0] + ",colour"] + [row + ",blue" for row in rows[1:]]
+    (mini_site / V60).write_text("\n".join(rows) + "\n", encoding="utf-8")
+    lines = fails(mini_site, tmp_path / "out")
+    assert f"{V60}:1: error: unknown column 'colour'" in lines
+
+
+# Slugs --------------------------------------------------------------------------------------------
+
+def test_overlong_slug_from_file_name_or_front_matter_is_refused_before_writing(mini_site, tmp_path):
+    long_name = "a" * 240
+    shutil.move(mini_site / HELLO, mini_site / f"content/en/{long_name}.md")
+    edit(mini_site / "content/nl/hallo.md", "key: hello", "key: hello\nslug: " + "b" * 300)
+    lines = fails(mini_site, tmp_path / "out")
+    assert (f"content/en/{long_name}.md:1: error: the slug from the file name is 240 characters; "
+            "the limit is 80") in lines
+    assert "content/nl/hallo.md:8: error: the slug from front matter 'slug' is 300 characters; the limit is 80" in lines
+    assert "  hint: set a shorter 'slug:' in the front matter" in lines
+
+
+def test_slug_collisions_name_the_slug_lines_of_both_files(mini_site, tmp_path):
+    edit(mini_site / "content/nl/alleen.md", "key: only-dutch", "key: only-dutch\nslug: hallo")
+    lines = fails(mini_site, tmp_path / "out")
+    assert ("content/nl/hallo.md:1: error: slug 'hallo' is also the slug of content/nl/alleen.md:8") in lines
+
+
+# Files in content/ --------------------------------------------------------------------------------
+
+def test_editor_and_hidden_files_are_ignored_with_a_note_even_with_strict(mini_site, tmp_path):
+    folder = mini_site / "content/en"
+    (folder / ".#draft.md").symlink_to("user@host.1234:1700000000")  # Emacs lock: a dangling symlink
+    for name in (".draft.md.swp", "#x.md#", "x.md~", ".DS_Store"):
+        (folder / name).write_bytes(b"\x00\xff not markdown")
+    (folder / "folder.md").mkdir()
+    for options in ((), ("--strict",)):
+        result = build(mini_site, tmp_path / f"out{len(options)}", *options)
+        assert result.exit_code == 0, result.stderr
+        for name in (".#draft.md", ".draft.md.swp", "#x.md#", "x.md~", ".DS_Store"):
+            assert f"content/en/{name}: note: editor or hidden file; ignored" in result.stderr
+        assert "content/en/folder.md: note: not a regular file, though named *.md; ignored" in result.stderr
+
+
+def test_symlinks_leaving_the_project_are_errors_and_dangling_ones_are_ignored(mini_site, tmp_path):
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    shutil.copy(mini_site / HELLO, outside / "secret.md")
+    shutil.copy(mini_site / V60, outside / "results.csv")
+    (mini_site / "content/en/linked.md").symlink_to(outside / "secret.md")
+    (mini_site / "content/en/gone.md").symlink_to(mini_site / "content/en/nothing-here.md")
+    (mini_site / V60).unlink()
+    (mini_site / V60).symlink_to(outside / "results.csv")
+    result = build(mini_site, tmp_path / "out")
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert f"content/en/linked.md: error: symlink to {outside / 'secret.md'}, outside the project; refusing to read it" in lines
+    assert f"{V60}: error: symlink to {outside / 'results.csv'}, outside the project; refusing to read it" in lines
+    assert not any("gone.md" in line for line in lines if "error" in line)
+    assert len([line for line in lines if ": error: " in line]) == 2
+
+
+def test_a_symlink_inside_the_project_is_read(mini_site, tmp_path):
+    (mini_site / "drafts").mkdir()
+    shutil.move(mini_site / HELLO, mini_site / "drafts/hello.md")
+    (mini_site / HELLO).symlink_to(mini_site / "drafts/hello.md")
+    assert build(mini_site, tmp_path / "out").exit_code == 0
+
+
+def test_unknown_language_folder_is_a_warning_and_an_error_with_strict(mini_site, tmp_path):
+    shutil.copytree(mini_site / "content/nl", mini_site / "content/fr")
+    lenient = build(mini_site, tmp_path / "a")
+    assert lenient.exit_code == 0
+    assert ("content/fr: warning: folder of language 'fr', which is not in 'languages' of site.toml; "
+            "its articles are not built") in lenient.stderr
+    lines = fails(mini_site, tmp_path / "b", "--strict")
+    assert ("content/fr: error: folder of language 'fr', which is not in 'languages' of site.toml; "
+            "its articles are not built") in lines
+
+
+# site.toml ----------------------------------------------------------------------------------------
+
+def test_site_toml_reports_every_problem_with_lines(mini_site, tmp_path):
+    config = mini_site / "site.toml"
+    text = config.read_text()
+    text = text.replace('languages = ["en", "nl"]', 'languages = ["en", "nl", "xx", "zz-QQ"]')
+    text = text.replace('previous_round = "v5.1"', 'previous_round = "v6.0"\ncolour = "blue"')
+    text = text.replace('base_url = "https://example.org/mini/"', "base_url = 42")
+    config.write_text(text)
+    lines = fails(mini_site, tmp_path / "out")
+    errors = [line for line in lines if ": error: " in line]
+    assert "site.toml:1: error: 'languages' holds 'xx', a language Babel has no locale data for (unknown locale 'xx')" in errors
+    assert any(line.startswith("site.toml:1: error: 'languages' holds 'zz-QQ', a language Babel") for line in errors)
+    assert "site.toml:3: error: 'base_url' must be a str, not int" in errors
+    assert ("site.toml:5: error: 'previous_round' is the same round as 'round' (v6.0); "
+            "a round cannot be compared with itself") in errors
+    assert "site.toml:6: error: unknown key 'colour'" in errors
+    assert any(line.startswith("site.toml:") and "no title for language 'xx'" in line for line in errors)
+    assert lines[-1].startswith(f"build failed: {len(errors)} problems")
+
+
+def test_invalid_toml_names_line_and_column(mini_site, tmp_path):
+    edit(mini_site / "site.toml", 'round = "v6.0"', 'round = "v6.0')
+    lines = fails(mini_site, tmp_path / "out")
+    assert lines[0].startswith("site.toml:4:") and "error: invalid TOML" in lines[0]
+
+
+# Catalogs (.po) -----------------------------------------------------------------------------------
+
+@pytest.fixture
+def own_locales(mini_site):
+    """The mini site with its own copy of the catalogs, to break them."""
+    shutil.copytree(ROOT / "locales", mini_site / "locales")
+    edit(mini_site / "site.toml", f'locales_dir = "{ROOT / "locales"}"', 'locales_dir = "locales"')
+    return mini_site / "locales/nl/LC_MESSAGES/messages.po"
+
+
+def _line_of(path: Path, text: str) -> int:
+    return path.read_text(encoding="utf-8").split("\n").index(text) + 1
+
+
+def test_po_string_missing_its_opening_quote_is_an_error(mini_site, own_locales, tmp_path):
+    edit(own_locales, 'msgstr "Benchmarks"', 'msgstr Benchmarks"')
+    line = _line_of(own_locales, 'msgstr Benchmarks"')
+    lines = fails(mini_site, tmp_path / "out")
+    assert (f"locales/nl/LC_MESSAGES/messages.po:{line}:8: error: invalid .po line: after 'msgstr' a string "
+            "in double quotes is expected, not 'Benchmarks\"'") in lines
+
+
+def test_po_placeholder_mismatch_is_an_error_not_a_render_crash(mini_site, own_locales, tmp_path):
+    text = own_locales.read_text(encoding="utf-8")
+    msgid = next(line for line in text.split("\n") if line.startswith('msgid "%(multi)s'))
+    edit(own_locales, 'msgstr "%(multi)s', 'msgstr "%(several)s')
+    line = _line_of(own_locales, msgid)
+    lines = fails(mini_site, tmp_path / "out")
+    assert any(entry.startswith(f"locales/nl/LC_MESSAGES/messages.po:{line}: error: message '%(multi)s")
+               and "'several'" in entry for entry in lines), lines
+
+
+def test_po_translation_adding_a_placeholder_is_an_error(mini_site, own_locales, tmp_path):
+    edit(own_locales, 'msgstr "Benchmarks"', 'msgstr "Benchmarks %(count)s"')
+    lines = fails(mini_site, tmp_path / "out")
+    assert any(entry.endswith("error: message 'Benchmarks': the translation uses placeholder 'count', "
+                              "which the source string does not have") for entry in lines), lines
+
+
+# Templates ----------------------------------------------------------------------------------------
+
+@pytest.fixture
+def own_templates(mini_site):
+    shutil.copytree(ROOT / "templates", mini_site / "templates")
+    edit(mini_site / "site.toml", f'templates_dir = "{ROOT / "templates"}"', 'templates_dir = "templates"')
+    return mini_site / "templates"
+
+
+def test_undefined_value_in_base_html_names_base_html_and_its_line(mini_site, own_templates, tmp_path):
+    edit(own_templates / "base.html", '<meta name="color-scheme" content="light dark">',
+         '<meta name="color-scheme" content="{{ page.colour_scheme }}">')
+    line = _line_of(own_templates / "base.html", '<meta name="color-scheme" content="{{ page.colour_scheme }}">')
+    lines = fails(mini_site, tmp_path / "out")
+    assert any(entry.startswith(f"templates/base.html:{line}: error: undefined value:") and "colour_scheme" in entry
+               for entry in lines), lines
+    assert any(entry.startswith("  hint: while building ") and "other pages" in entry for entry in lines)
+    assert len([entry for entry in lines if ": error: " in entry]) == 1  # one problem per template line
+
+
+def test_filter_error_in_a_template_names_the_template_line_and_page(mini_site, own_templates, tmp_path):
+    edit(own_templates / "home.html", "{{ headline.organizations|number }}", "{{ 'many'|number }}")
+    line = _line_of(own_templates / "home.html", next(
+        entry for entry in (own_templates / "home.html").read_text().split("\n") if "'many'|number" in entry))
+    lines = fails(mini_site, tmp_path / "out")
+    assert any(entry.startswith(f"templates/home.html:{line}: error: ") and "in template" in entry for entry in lines), lines
+    assert "  hint: while building en/index.html and 1 other page" in lines
+
+
+def test_template_syntax_error_names_file_and_line(mini_site, own_templates, tmp_path):
+    edit(own_templates / "home.html", "{{ headline.organizations|number }}", "{{ headline.organizations|number }")
+    lines = fails(mini_site, tmp_path / "out")
+    assert any(entry.startswith("templates/home.html:11: error: template syntax error:") for entry in lines), lines
+
+
+# derive-data --------------------------------------------------------------------------------------
+
+def test_derive_data_names_a_missing_source_column(tmp_path):
+    source = tmp_path / "source"
+    for round_name in ("v6.0", "v5.1"):
+        write(source, f"{round_name}/results.csv", "round,submitter,system_id,benchmark\nv6.0,A,a,b\n")
+    result = CliRunner().invoke(main, ["derive-data", "--source", str(source), "--data", str(tmp_path / "data")])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{source}/v6.0/results.csv:1: error: missing column 'accelerator_model'" in result.stderr
+    assert f"{source}/v5.1/results.csv:1: error: missing column 'availability_raw'" in result.stderr
+    assert not (tmp_path / "data").exists()
