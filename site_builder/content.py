@@ -52,6 +52,8 @@ class Article:
     source_hash: str | None = None
     charts: tuple[tuple[str, int], ...] = ()  # (chart id, line) of each {{< chart ID >}} shortcode
     shortcodes: tuple[Shortcode, ...] = ()  # every shortcode; the HTML has <!--sc:N--> for fig and claim
+    body: str = field(default="", compare=False, repr=False)  # the Markdown, for `check` to read its prose
+    body_line: int = 1  # line of the file where the body starts
     line_of: dict = field(default_factory=dict, compare=False, repr=False)  # front matter key -> line
 
     @property
@@ -152,7 +154,7 @@ def load_article(path: Path, lang: str, problems: Collector, root: Path | None =
                    summary=meta["summary"], authors=tuple(meta["authors"]), tags=tuple(meta["tags"]),
                    html=rendered.html, source=shown, content_hash=content_hash, draft=bool(meta.get("draft", False)),
                    translation_of=meta.get("translation_of"), source_hash=meta.get("source_hash"),
-                   charts=rendered.charts, shortcodes=rendered.shortcodes,
+                   charts=rendered.charts, shortcodes=rendered.shortcodes, body=body, body_line=body_line,
                    line_of={key: _key_line(front_lines, key, 2) for key in meta})
 
 

@@ -303,35 +303,44 @@ _CLEANER = nh3.Cleaner(tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRIBUTES, allowed
                        link_rel=None, url_schemes={"http", "https", "mailto"}, url_relative=_safe_relative)
 
 
-class _Locator:
-    """Line and column in the article file of a position inside an inline token's text."""
+class Locator:
+    """Line and column in the article file of a position inside an inline token's text.
+
+    markdown-it maps blocks to lines, not inline text to columns: find each row of the token's text in its
+    source line (after the indentation and '>' markers the parser removed). Call in document order.
+    """
 
     def __init__(self, body: str, first_line: int):
         self.lines = body.split("\n")
         self.first_line = first_line
-        self.cursor: dict[int, int] = {}  # source line -> column already matched (table cells share a line)
+        self.cursor: dict[int, int] = {}  # source line -> column matched so far (table cells share a line)
+        self.bases: dict[tuple[int, int], int] = {}  # (token, row) -> column of the row's text, -1 if rewritten
 
     def place(self, token: Token, pos: int, raw: str) -> tuple[int, int]:
+        """(line, column) from 1 of `raw`, found at `pos` in `token.content`."""
         content = token.content
         row = content.count("\n", 0, pos)
         start_of_row = content.rfind("\n", 0, pos) + 1
         end_of_row = content.find("\n", pos)
-        text = content[start_of_row:end_of_row if end_of_row >= 0 else len(content)]
         line = (token.map[0] if token.map else 0) + row
         source = self.lines[line] if line < len(self.lines) else ""
-        start = self.cursor.get(line, 0)
-        base = source.find(text, start)
-        if base >= 0:
-            col = base + pos - start_of_row
-        else:  # the parser rewrote the text (escaped pipes in a table): find the shortcode itself
-            col = max(source.find(raw, start), 0)
-        self.cursor[line] = col + len(raw)
+        key = (id(token), row)
+        if key not in self.bases:
+            text = content[start_of_row:end_of_row if end_of_row >= 0 else len(content)]
+            self.bases[key] = source.find(text, self.cursor.get(line, 0))
+            if self.bases[key] >= 0:
+                self.cursor[line] = self.bases[key] + len(text)
+        if self.bases[key] >= 0:
+            col = self.bases[key] + pos - start_of_row
+        else:  # the parser rewrote the text (an escaped pipe in a table cell): find `raw` itself
+            col = max(source.find(raw, self.cursor.get(line, 0)), 0)
+            self.cursor[line] = col + len(raw)
         return self.first_line + line, col + 1
 
 
 def _collect(tokens: list[Token], body: str, first_line: int, shown: str, problems: Collector) -> list[Shortcode]:
     """Give each shortcode token its Shortcode (index, arguments, place); report bad ones."""
-    locator, found = _Locator(body, first_line), []
+    locator, found = Locator(body, first_line), []
     known = "known shortcodes: " + ", ".join(KNOWN_SHORTCODES.values())
     for block in tokens:
         if block.type == "shortcode_block":
