@@ -37,17 +37,19 @@ from babel.numbers import get_decimal_symbol, get_group_symbol
 
 from site_builder.markup import Locator, parse
 
-# Units, percent and multiplier words per language ("*": every language). Small on purpose: words that
-# follow a result figure in these articles, not a dictionary. A language missing here gets "*" only.
+# Units, percent and multiplier words per language ("*": every language). Small on purpose: time, hardware
+# and the round's counts (organizations, results, systems), not a dictionary. A language missing here gets
+# "*" only.
 UNITS = {
     "*": ("min", "h", "ms", "GPU", "GPUs", "TPU", "TPUs"),
     "en": ("minute", "minutes", "hour", "hours", "second", "seconds", "accelerator", "accelerators", "node",
-           "nodes", "chips", "servers"),
+           "nodes", "chips", "servers", "organizations", "submitters", "submissions", "results", "systems"),
     "nl": ("minuut", "minuten", "uur", "seconde", "seconden", "GPU's", "versneller", "versnellers", "accelerators",
-           "node", "nodes", "knooppunten", "servers"),
+           "node", "nodes", "knooppunten", "servers", "organisaties", "inzenders", "inzendingen", "resultaten",
+           "systemen"),
     "it": ("minuto", "minuti", "ora", "ore", "secondo", "secondi", "acceleratore", "acceleratori", "nodo", "nodi",
-           "server"),
-    "vi": ("phút", "giờ", "giây", "bộ tăng tốc", "nút", "máy chủ"),
+           "server", "organizzazioni", "risultati", "sistemi"),
+    "vi": ("phút", "giờ", "giây", "bộ tăng tốc", "nút", "máy chủ", "tổ chức", "kết quả", "hệ thống"),
 }
 PERCENT_WORDS = {"en": ("percent", "per cent"), "nl": ("procent",), "it": ("per cento",), "vi": ("phần trăm",)}
 MULTIPLIER_WORDS = {"en": ("times",), "nl": ("keer", "maal"), "it": ("volte",), "vi": ("lần",)}

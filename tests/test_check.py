@@ -46,7 +46,10 @@ POSITIVE = [
     ("vi", "Từ 2.048 đến 4.096.", [("2.048", "thousands"), ("4.096", "thousands")]),
     # plain integers of 100 and more (counts of results, GPUs ...)
     ("en", "Only 65 of the 224 rows.", [("224", "integer")]),
-    ("vi", "Có 185 kết quả.", [("185", "integer")]),
+    ("vi", "Có 185 người.", [("185", "integer")]),
+    # the round's counts with their noun
+    ("en", "24 organizations sent 65 results.", [("24 organizations", "unit"), ("65 results", "unit")]),
+    ("vi", "24 tổ chức, 185 kết quả.", [("24 tổ chức", "unit"), ("185 kết quả", "unit")]),
 ]
 
 NEGATIVE = [
@@ -56,7 +59,7 @@ NEGATIVE = [
     ("it", "Pubblicato il 16/06/2026."),
     ("vi", "Công bố ngày 16 tháng 6 năm 2026."),
     # small integers without a unit; small counts with a multiplier word ("the other 8 runs")
-    ("en", "Five questions, 3 runs, 10 results, chapter 2, items 1-4."),
+    ("en", "Five questions, 3 runs, chapter 2, items 1-4, 10 of them."),
     ("vi", "Bỏ lần nhanh nhất và chậm nhất, lấy trung bình 8 lần còn lại."),
     # numbers glued to letters read as names
     ("en", "Llama 405B, 8B and 671B on GB300, H200, MI355X, B200 8x8, GPT-OSS-20B, FLUX.1 and DeepSeek-V3."),
