@@ -407,7 +407,7 @@ def render(body: str, first_line: int = 1, shown: str = "<article>", problems: C
     shortcodes = _collect(tokens, body, first_line, shown, own)
     if problems is None:
         own.raise_if_any()
-    cleaned = _CLEANER.clean(_PARSER.renderer.render(tokens, _PARSER.options, env))
+    cleaned = _CLEANER.clean(_PARSER.renderer.render(tokens, _PARSER.options, env)).rstrip("\n")
     return Rendered(_PLACEHOLDER.sub(lambda m: f"<!--{m.group(1)}-->", cleaned), tuple(shortcodes))
 
 
