@@ -50,7 +50,7 @@ ALLOWED_TAGS = {"a", "abbr", "blockquote", "br", "code", "del", "div", "em", "h2
                 "thead", "tr", "ul"}
 ALLOWED_ATTRIBUTES = {"*": {"id", "title"}, "a": {"href"}, "ol": {"start"}}  # never `style`
 ALIGN_CLASSES = {"align-left", "align-center", "align-right"}
-ALLOWED_CLASSES = {"a": {"headerlink", "footnote-ref", "footnote-backref"}, "div": {"footnote"},
+ALLOWED_CLASSES = {"a": {"headerlink", "footnote-ref", "footnote-backref", "url"}, "div": {"footnote"},
                    "th": ALIGN_CLASSES, "td": ALIGN_CLASSES}
 
 
@@ -174,6 +174,14 @@ def _align_class(state: StateCore) -> None:
             token.attrSet("class", "align-" + style.split(":", 1)[1].strip())
 
 
+def _bare_url_class(state: StateCore) -> None:
+    """A link whose text is its URL gets class 'url', so the print style does not print the address twice."""
+    for token in state.tokens:
+        for child in (token.children or []) if token.type == "inline" else []:
+            if child.type == "link_open" and child.markup in ("linkify", "autolink"):
+                child.attrSet("class", "url")
+
+
 # Footnotes written like the site's earlier output (ids 'fn:LABEL' and 'fnref:LABEL', styled by site.css).
 def _note_id(token: Token) -> str:
     return html.escape(str(token.meta.get("label") or token.meta["id"] + 1), quote=True)
@@ -253,9 +261,11 @@ class _HeadingSlugs:
 
 
 def _make_parser() -> MarkdownIt:
+    # Raw HTML stays on, as before: writers use <abbr>, <sub>, <sup>, which Markdown has no syntax for, and nh3
+    # below is the single guard (tags, attributes, classes and link schemes on an allow-list).
     md = MarkdownIt("commonmark", {"html": True, "linkify": True}).enable(["table", "strikethrough", "linkify"])
-    # Only links written with their scheme: no guessing at 'README.md' or 'site.toml'.
     md.validateLink = lambda url: True  # one link policy, in the sanitizer (markdown-it's would show the source)
+    # Only links written with their scheme: no guessing at 'README.md' or 'site.toml'.
     md.linkify.set({"fuzzy_link": False, "fuzzy_email": False, "fuzzy_ip": False})
     md.inline.ruler.at("linkify", _bounded_linkify)
     md.use(footnote_plugin, inline=False)
@@ -269,6 +279,7 @@ def _make_parser() -> MarkdownIt:
                           {"alt": ["paragraph", "reference", "blockquote", "list"]})
     md.core.ruler.push("heading_link_class", _heading_link_class)
     md.core.ruler.push("align_class", _align_class)
+    md.core.ruler.push("bare_url_class", _bare_url_class)
     md.add_render_rule("footnote_ref", _render_footnote_ref)
     md.add_render_rule("footnote_anchor", _render_footnote_anchor)
     md.add_render_rule("footnote_block_open", lambda *a: '<div class="footnote">\n<hr>\n<ol>\n')
@@ -299,6 +310,8 @@ def _safe_relative(url: str) -> str | None:
 
 
 _PARSER = _make_parser()
+# No rel="noopener noreferrer": `target` is not allowed, so a link never opens a new browsing context that
+# could reach back (what noopener prevents); whether to send a referrer is a site-wide policy for base.html.
 _CLEANER = nh3.Cleaner(tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRIBUTES, allowed_classes=ALLOWED_CLASSES,
                        link_rel=None, url_schemes={"http", "https", "mailto"}, url_relative=_safe_relative)
 

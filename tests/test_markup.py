@@ -25,7 +25,7 @@ def test_footnotes_keep_the_sites_ids_and_classes():
     assert '<div class="footnote">\n<hr>\n<ol>\n<li id="fn:src">' in html
     assert 'href="#fnref:src">' in html and 'href="#fnref2:src">' in html
     # source URLs in footnote text become links, without the trailing full stop
-    assert '<a href="https://example.org/a">https://example.org/a</a>.' in html
+    assert '<a href="https://example.org/a" class="url">https://example.org/a</a>.' in html
 
 
 def test_only_written_schemes_are_linked():
