@@ -268,6 +268,7 @@ def _make_parser() -> MarkdownIt:
     # Only links written with their scheme: no guessing at 'README.md' or 'site.toml'.
     md.linkify.set({"fuzzy_link": False, "fuzzy_email": False, "fuzzy_ip": False})
     md.inline.ruler.at("linkify", _bounded_linkify)
+    md.core.ruler.disable("linkify")  # its pass tries linkify-it's large regex on every text: 60 % of the time
     md.use(footnote_plugin, inline=False)
     md.inline.ruler.at("footnote_ref", _bounded_footnote_ref)
     slugs = _HeadingSlugs()
