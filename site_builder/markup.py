@@ -386,8 +386,8 @@ def _add(token: Token, line: int, col: int, own_line: bool, found: list[Shortcod
             problems.error(f"shortcode 'chart' needs one chart id, not {arguments!r}", shown, line, col)
             return
         if not own_line:
-            problems.error("a chart shortcode must stand on a line of its own (not in a paragraph, list, quote "
-                           "or footnote)", shown, line, col)
+            problems.error("a chart shortcode must stand on a line of its own, at the top level (not in a "
+                           "paragraph, list, quote, table or footnote)", shown, line, col)
             return
     elif not args and not options:
         problems.error(f"shortcode '{name}' needs arguments: {KNOWN_SHORTCODES[name]}", shown, line, col)

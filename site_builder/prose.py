@@ -2,8 +2,8 @@
 
 A result figure in an article should be bound to its row (`{{< fig ... >}}`), so that it is computed,
 localized and linked. This module reads an article's prose (the parser's text tokens: paragraphs, headings,
-list items, table cells, footnotes; never code, shortcodes, link targets or bare URLs) and reports each
-number that looks like a result.
+list items, table cells, footnotes, and the text of raw HTML blocks; never code, shortcodes, link targets or
+bare URLs) and reports each number that looks like a result.
 
 Flagged (first rule that applies):
   percentage       68.5 %, 3,6%, 12 per cent         a number followed by '%' or a percent word
@@ -164,9 +164,14 @@ def find_numbers(text: str, lang: str, names: _NameMask | None = None) -> Iterat
                 yield start, typed, "integer"
 
 
+_MARKUP = re.compile(r"<[^>]*>|&#?\w+;")
+
+
 def _prose(tokens) -> Iterator[tuple[object, int | None, str]]:
-    """(inline token, offset in its content or None when not found, text) of each prose text token."""
+    """(token, offset in its content or None when not found, text) of each piece of prose."""
     for block in tokens:
+        if block.type == "html_block":  # raw HTML is published too: read its text, tags blanked out
+            yield block, 0, _MARKUP.sub(lambda m: " " * len(m.group(0)), block.content)
         if block.type != "inline":
             continue
         content, cursor, in_url = block.content, 0, False

@@ -102,6 +102,8 @@ BODY = textwrap.dedent("""\
 
     Note.[^1]
 
+    <p title="8,192">Raw HTML at <b>3.09&#160;min</b>.</p>
+
     [^1]: Source, 16 June 2026, 68.5 %.
     """)
 
@@ -115,7 +117,8 @@ def test_only_prose_text_is_read_with_file_line_and_column():
         (12, 9, "2.02 minutes", "unit"),
         (13, 44, "2.74x", "multiplier"),  # link text is prose, its target is not
         (17, 12, "86,8446", "decimal"),
-        (27, 29, "68.5 %", "percent"),
+        (27, 33, "3.09", "decimal"),  # raw HTML text is prose, its attributes are not
+        (29, 29, "68.5 %", "percent"),
     ]
 
 
