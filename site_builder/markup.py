@@ -113,9 +113,7 @@ def _match_shortcode(src: str, pos: int, end: int) -> tuple[int, str, str] | Non
         return None
     inner = src[pos + 3:close].strip()
     name = _NAME.match(inner)
-    if not name:
-        return None
-    return close + 3, name.group(0), inner[name.end():].strip()
+    return (close + 3, name.group(0), inner[name.end():].strip()) if name else (close + 3, "", inner)
 
 
 def _shortcode_inline(state: StateInline, silent: bool) -> bool:
@@ -374,6 +372,9 @@ def _add(token: Token, line: int, col: int, own_line: bool, found: list[Shortcod
          problems: Collector, known: str) -> None:
     name, arguments = token.meta["name"], token.meta["arguments"]
     split = _split_arguments(arguments)
+    if not name:
+        problems.error("a shortcode starts with its name: {{< NAME ARGS >}}", shown, line, col, hint=known)
+        return
     if name not in KNOWN_SHORTCODES:
         problems.error(f"unknown shortcode '{name}'", shown, line, col, hint=known)
         return

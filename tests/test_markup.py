@@ -181,6 +181,11 @@ def test_bad_shortcodes_name_file_line_and_column():
         "a.md:9:59: error: shortcode '{{<' is not closed with '>}}' on the same line"]
 
 
+def test_a_shortcode_without_a_name_is_an_error():
+    assert _problems("x {{< >}} and {{< 12 >}}")[1].startswith(
+        "a.md:1:15: error: a shortcode starts with its name: {{< NAME ARGS >}}")
+
+
 def test_render_without_a_collector_raises():
     with pytest.raises(SiteError, match="unknown shortcode 'nope'"):
         render("{{< nope >}}")
