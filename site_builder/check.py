@@ -1,10 +1,11 @@
-"""Translation status: which articles are missing in a language, and which translations are stale."""
+"""`site-builder check`: translation status (missing and stale translations) and typed result numbers."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from site_builder.content import Article
+from site_builder.prose import TypedNumber, typed_numbers
 
 
 @dataclass(frozen=True)
@@ -36,3 +37,26 @@ def translation_status(articles: list[Article], languages: tuple[str, ...]) -> l
                                         f"{article.source} translates {source.source}, which changed "
                                         f"(source_hash {recorded}, now {source.content_hash})"))
     return findings
+
+
+NAME_COLUMNS = {"benchmarks": ("name", "model"),
+                "results": ("system_name", "accelerator", "accelerator_model", "host_processor", "framework")}
+
+
+def data_names(dataset) -> set[str]:
+    """Names in the data that contain numbers (Llama 3.1 405B, B200 8x8): not typed results in prose."""
+    names = set()
+    for table, columns in NAME_COLUMNS.items():
+        frame = getattr(dataset, table)
+        for column in columns:
+            if column in frame:
+                names.update(str(v) for v in frame[column].dropna().unique() if any(c.isdigit() for c in str(v)))
+    return names
+
+
+def typed_numbers_in(articles: list[Article], names: set[str]) -> list[TypedNumber]:
+    """Numbers typed into the articles' prose that look like results (see site_builder/prose.py)."""
+    found = []
+    for article in articles:
+        found += typed_numbers(article.body, article.body_line, article.lang, article.source, names)
+    return found

@@ -56,17 +56,21 @@ def build(root: Path, out: Path | None, base_url: str | None, strict: bool) -> N
 @main.command()
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
               help="Project folder holding site.toml.")
-@click.option("--strict", is_flag=True, help="Exit 1 when a translation is missing or stale.")
+@click.option("--strict", is_flag=True,
+              help="Exit 1 when a translation is missing or stale, or a typed number looks like a result.")
 def check(root: Path, strict: bool) -> None:
-    """Report missing and stale translations, per language."""
-    from site_builder.check import translation_status
+    """Report missing and stale translations, and numbers typed into articles that look like results."""
+    from site_builder.check import data_names, translation_status, typed_numbers_in
     from site_builder.config import load_config
     from site_builder.content import load_articles
-    from site_builder.errors import SiteError
+    from site_builder.data import load_dataset
+    from site_builder.errors import Problem, SiteError
 
     try:
         config = load_config(root)
         articles = load_articles(config.content_dir, config.languages, root)
+        rounds = [r for r in (config.round, config.previous_round) if r]
+        names = data_names(load_dataset(config.data_dir, rounds, root))
     except SiteError as error:
         _fail(error, "check failed", "")
     findings = translation_status(articles, config.languages)
@@ -77,7 +81,15 @@ def check(root: Path, strict: bool) -> None:
                    f"{sum(f.kind == 'missing' for f in own)} missing, {sum(f.kind == 'stale' for f in own)} stale")
         for finding in own:
             click.echo(f"  {finding.kind}: {finding.key}: {finding.detail}")
-    if strict and findings:
+    typed = typed_numbers_in(articles, names)
+    for number in typed:
+        click.echo(str(Problem(f"typed number '{number.text}' looks like a result ({number.rule})", number.path,
+                               number.line, number.col, severity="error" if strict else "warning")))
+    if typed:
+        click.echo(f"{len(typed)} typed number{'s' if len(typed) != 1 else ''} in "
+                   f"{len({n.path for n in typed})} articles: bind each with {{{{< fig ... >}}}}, or mark a "
+                   "number that is not a result with {{< lit ... >}}")
+    if strict and (findings or typed):
         sys.exit(1)
 
 

@@ -9,18 +9,16 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import markdown
-import nh3
 import yaml
 from slugify import slugify
 
 from site_builder import sources
 from site_builder.errors import Collector, Problem, display_path
+from site_builder.markup import CHART_MARKER, Shortcode, render, render_markdown  # noqa: F401 (re-exported)
 
-SHORTCODE = re.compile(r"\{\{<\s*(\w+)\s*([^>]*?)\s*>\}\}")
-CHART_MARKER = "<!--chart:{}-->"  # left in the article HTML where a chart goes; pages.py swaps it
-MAX_ARTICLE_BYTES = 512 * 1024  # Python-Markdown is quadratic on some inputs: refuse huge files early.
-MARKDOWN_EXTENSIONS = ["tables", "footnotes", "toc", "fenced_code", "sane_lists"]
+# Parsing is linear now, but an article is prose: 30 times the longest shipped one is surely a mistake
+# (pasted data or a log), and it would make a page no reader can load on a phone.
+MAX_ARTICLE_BYTES = 512 * 1024
 # Longest slug (a URL path segment); longer ones are refused with a hint to set `slug:`, rather than cut
 # silently, because a truncated URL surprises a writer more than a clear error does.
 SLUG_MAX_LENGTH = 80
@@ -38,13 +36,6 @@ FRONT_MATTER = {
     "translation_of": (str, False),  # language of the article this one translates
     "source_hash": (str, False),  # that article's content_hash when it was translated
 }
-
-# Tags and attributes the Markdown extensions produce; anything else in an article is dropped.
-ALLOWED_TAGS = {"a", "abbr", "blockquote", "br", "code", "del", "div", "em", "h2", "h3", "h4", "h5", "h6",
-                "hr", "li", "ol", "p", "pre", "strong", "sub", "sup", "table", "tbody", "td", "th",
-                "thead", "tr", "ul"}
-ALLOWED_ATTRIBUTES = {"*": {"id", "class", "title"}, "a": {"href"}, "td": {"align", "style"},
-                      "th": {"align", "style"}, "ol": {"start"}}
 
 
 @dataclass(frozen=True)
@@ -64,6 +55,9 @@ class Article:
     translation_of: str | None = None
     source_hash: str | None = None
     charts: tuple[tuple[str, int], ...] = ()  # (chart id, line) of each {{< chart ID >}} shortcode
+    shortcodes: tuple[Shortcode, ...] = ()  # every shortcode; the HTML has <!--sc:N--> for fig and claim
+    body: str = field(default="", compare=False, repr=False)  # the Markdown, for `check` to read its prose
+    body_line: int = 1  # line of the file where the body starts
     line_of: dict = field(default_factory=dict, compare=False, repr=False)  # front matter key -> line
 
     @property
@@ -172,47 +166,6 @@ def split_front_matter(text: str) -> tuple[list[str], str, int] | None:
     return None
 
 
-def extract_shortcodes(body: str, first_line: int, shown: str, problems: Collector) -> tuple[str, list[tuple[str, int]]]:
-    """Replace each `{{< chart ID >}}` line with a placeholder paragraph; return the body and (id, line) pairs."""
-    charts, lines, fenced = [], body.split("\n"), False
-    for offset, line in enumerate(lines):
-        if line.lstrip().startswith(("```", "~~~")):
-            fenced = not fenced  # shortcodes inside code blocks are shown, not run
-        if fenced:
-            continue
-        for match in SHORTCODE.finditer(line):
-            number = first_line + offset
-            name, argument = match.group(1), match.group(2).strip()
-            if name != "chart":
-                problems.error(f"unknown shortcode '{name}'", shown, number, match.start() + 1,
-                               hint="known shortcodes: {{< chart ID >}}")
-            elif not re.fullmatch(r"[a-z0-9][a-z0-9-]*", argument):
-                problems.error(f"shortcode 'chart' needs one chart id, not {argument!r}", shown, number,
-                               match.start() + 1)
-            elif line.strip() != match.group(0):
-                problems.error("a chart shortcode must stand on a line of its own", shown, number, match.start() + 1)
-            else:
-                lines[offset] = f"\nSITEBUILDERCHART{len(charts)}\n"
-                charts.append((argument, number))
-    return "\n".join(lines), charts
-
-
-def render_markdown(body: str, charts: list[tuple[str, int]] = ()) -> str:
-    html = _markdown(body)
-    for index, (chart_id, _line) in enumerate(charts):
-        html = html.replace(f"<p>SITEBUILDERCHART{index}</p>", CHART_MARKER.format(chart_id))
-    return html
-
-
-def _markdown(body: str) -> str:
-    html = markdown.markdown(body, extensions=MARKDOWN_EXTENSIONS, output_format="html",
-                             extension_configs={"toc": {"permalink": "#", "permalink_title": "",
-                                                        "slugify": lambda value, sep: slugify(value, separator=sep)},
-                                                "footnotes": {"BACKLINK_TITLE": ""}})
-    return nh3.clean(html, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRIBUTES, link_rel=None,
-                     url_schemes={"http", "https", "mailto"})
-
-
 def load_article(path: Path, lang: str, problems: Collector, root: Path | None = None) -> Article | None:
     shown = sources.shown_path(path, root)
     try:
@@ -275,19 +228,18 @@ def load_article(path: Path, lang: str, problems: Collector, root: Path | None =
                        shown, slug_line, hint="set a shorter 'slug:' in the front matter")
         return None
     content_hash = hashlib.sha256("\n".join([meta["title"], meta["summary"], body.strip()]).encode()).hexdigest()[:12]
-    body, charts = extract_shortcodes(body, body_line, shown, problems)
-    if len(problems.problems) > count:
-        return None
     try:
-        html = render_markdown(body, charts)
+        rendered = render(body, body_line, shown, problems)
     except RecursionError:
         problems.error("Markdown is nested too deeply to render", shown, body_line)
         return None
+    if len(problems.problems) > count:
+        return None
     return Article(lang=lang, key=meta["key"], slug=slug, title=meta["title"], date=meta["date"],
                    summary=meta["summary"], authors=tuple(meta["authors"]), tags=tuple(meta["tags"]),
-                   html=html, source=shown, content_hash=content_hash, draft=bool(meta.get("draft", False)),
+                   html=rendered.html, source=shown, content_hash=content_hash, draft=bool(meta.get("draft", False)),
                    translation_of=meta.get("translation_of"), source_hash=meta.get("source_hash"),
-                   charts=tuple(charts),
+                   charts=rendered.charts, shortcodes=rendered.shortcodes, body=body, body_line=body_line,
                    line_of={key: key_lines.get(key, 1) for key in meta})
 
 
