@@ -44,6 +44,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     started = time.perf_counter()
     config = load_config(root, base_url)
     out_dir = out_dir if out_dir is not None else root / "_site"
+    cache_limit = assets.cache_limit()
 
     warnings: list[Problem] = []
     languages = []
@@ -54,6 +55,9 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
 
     # Everything found in the inputs is reported in one run: warnings (with --strict), data, content.
     problems = Collector()
+    problems.problems += output.out_dir_problems(out_dir, root, {  # before anything is rendered
+        "content": config.content_dir, "data": config.data_dir, "templates": config.templates_dir,
+        "locales": config.locales_dir})
     if strict:
         problems.problems += [Problem(p.message, p.path, p.line, p.col, p.hint) for p in warnings]
     dataset = articles = None
@@ -87,6 +91,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     _add_feeds_and_indexes(files, site_pages, envs, config, articles, charts, updated)
 
     output.write_site(files, out_dir)
+    images.trim_render_cache(cache_limit)
     return BuildReport(out_dir, config.languages, len([p for p in site_pages if not p.path.startswith("embed/")]),
                        len(charts), len(files), tuple(warnings), time.perf_counter() - started)
 
