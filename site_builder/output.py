@@ -8,6 +8,7 @@ previous site as it was.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import fcntl
@@ -120,12 +121,24 @@ def out_dir_problems(out_dir: Path, project: Path, inputs: dict[str, Path]) -> l
         ancestor = next(p for p in [target.parent, *target.parent.parents] if os.path.lexists(p))
         if not ancestor.is_dir():
             problems.append(Problem(f"the output folder cannot be created: {ancestor} is a file", shown))
-        elif not os.access(ancestor, os.W_OK | os.X_OK):
-            problems.append(Problem(f"the output folder cannot be written: {ancestor} is not writable", shown,
+        elif reason := _cannot_write(ancestor, target.name):
+            problems.append(Problem(f"the output folder cannot be written: {ancestor}: {reason}", shown,
                                     hint="choose a folder you can write to"))
     except OSError as error:
         problems.append(Problem(f"cannot inspect the output folder: {error.strerror}", shown))
     return problems
+
+
+def _cannot_write(folder: Path, name: str) -> str | None:
+    """Why nothing can be created in `folder`, found by trying (permissions, read-only or special
+    filesystems); the probe is named like a staging folder, so even a killed probe is cleaned up."""
+    try:
+        probe = tempfile.mkdtemp(prefix=f".{name}.new-", dir=folder)
+    except OSError as error:
+        return error.strerror or str(error)
+    with contextlib.suppress(OSError):  # a build cleaning up leftovers right now may have removed it
+        os.rmdir(probe)
+    return None
 
 
 def _replace_problems(target: Path, shown: str) -> list[Problem]:
@@ -159,8 +172,7 @@ def write_site(files: SiteFiles, out_dir: Path, lock_timeout: float | None = Non
                 shutil.rmtree(old, ignore_errors=True)
     except OSError as error:
         where = f" ({error.filename})" if error.filename else ""
-        raise SiteError(Problem(f"cannot write the site: {error.strerror or error}{where}", shown,
-                                hint="the previous site is unchanged")) from None
+        raise SiteError(Problem(f"cannot write the site: {error.strerror or error}{where}", shown)) from None
 
 
 def _fill(staging: Path, files: SiteFiles) -> None:

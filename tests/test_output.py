@@ -171,6 +171,7 @@ def problems_for(project: Path, out: str) -> list[str]:
     ("content/en/hello.md", "the output folder is inside the content folder"),
     ("site.toml", "the output folder is a file"),
     ("site.toml/_site", "the output folder cannot be created:"),
+    ("/proc/_site", "the output folder cannot be written: /proc: "),
     ("notes", "the output folder exists, is not empty and was not written by site-builder"),
 ])
 def test_bad_out_folders_are_named_with_the_reason(project, out, message):
@@ -245,8 +246,9 @@ def test_an_unwritable_parent_is_refused(project):
             child.start()
             found = queue.get(timeout=30)
             child.join()
-        assert found == [f"{out}: error: the output folder cannot be written: {parent}/locked is not writable\n"
+        assert found == [f"{out}: error: the output folder cannot be written: {parent}/locked: Permission denied\n"
                          "  hint: choose a folder you can write to"]
+        assert list((parent / "locked").iterdir()) == []
     finally:
         shutil.rmtree(parent)
 
