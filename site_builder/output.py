@@ -19,7 +19,6 @@ import sys
 import tempfile
 import time
 import unicodedata
-from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
 from site_builder.errors import Problem, SiteError, display_path
@@ -200,11 +199,14 @@ def _swap_in(staging: Path, target: Path) -> Path | None:
     # Fallback where renameat2 is unavailable (not Linux, old C library, a filesystem without
     # RENAME_EXCHANGE): two renames, between which the site folder is briefly missing.
     old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
-    os.rename(target, old / "site")
+    moved = False
     try:
+        os.rename(target, old / "site")
+        moved = True
         os.rename(staging, target)
     except BaseException:
-        os.rename(old / "site", target)  # put the previous site back
+        if moved:
+            os.rename(old / "site", target)  # put the previous site back
         shutil.rmtree(old, ignore_errors=True)
         raise
     return old
@@ -250,7 +252,7 @@ def lock_path(out_dir: Path) -> Path:
     return target.parent / f".{target.name}.lock"
 
 
-@contextmanager
+@contextlib.contextmanager
 def _locked(target: Path, shown: str, timeout: float | None):
     """An exclusive flock on `.<name>.lock` beside the output. The kernel drops it when a build dies, so it
     never goes stale; the file is removed on release, while still locked, so it is left behind only by a
@@ -284,7 +286,8 @@ def _locked(target: Path, shown: str, timeout: float | None):
     try:
         yield
     finally:
-        os.unlink(path)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
         os.close(fd)
 
 

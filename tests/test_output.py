@@ -11,7 +11,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path, PurePosixPath
 
@@ -454,17 +453,19 @@ def fail_exchange(monkeypatch, error):
     monkeypatch.setattr(output, "_exchange", exchange)
 
 
-def fail_fallback_second_rename(monkeypatch, error):
-    monkeypatch.setattr(output, "_renameat2", lambda: None)
-    real, calls = os.rename, []
+def fail_fallback_rename(number):
+    def inject(monkeypatch, error):
+        monkeypatch.setattr(output, "_renameat2", lambda: None)
+        real, calls = os.rename, []
 
-    def rename(a, b):
-        calls.append(a)
-        if len(calls) == 2:
-            raise error
-        return real(a, b)
+        def rename(a, b):
+            calls.append(a)
+            if len(calls) == number:
+                raise error
+            return real(a, b)
 
-    monkeypatch.setattr(output.os, "rename", rename)
+        monkeypatch.setattr(output.os, "rename", rename)
+    return inject
 
 
 @pytest.mark.parametrize("inject, error, expected", [
@@ -472,7 +473,9 @@ def fail_fallback_second_rename(monkeypatch, error):
      "error: cannot write the site: No space left on device"),
     (fail_on_third_write, KeyboardInterrupt(), None),
     (fail_exchange, OSError(errno.EIO, "Input/output error"), "error: cannot write the site: Input/output error"),
-    (fail_fallback_second_rename, OSError(errno.EXDEV, "Invalid cross-device link"),
+    (fail_fallback_rename(1), OSError(errno.EBUSY, "Device or resource busy"),
+     "error: cannot write the site: Device or resource busy"),
+    (fail_fallback_rename(2), OSError(errno.EXDEV, "Invalid cross-device link"),
      "error: cannot write the site: Invalid cross-device link"),
 ])
 def test_a_failure_while_writing_keeps_the_previous_site(tmp_path, monkeypatch, inject, error, expected):
