@@ -477,7 +477,7 @@ def fail_fallback_rename(number):
      "error: cannot write the site: Device or resource busy"),
     (fail_fallback_rename(2), OSError(errno.EXDEV, "Invalid cross-device link"),
      "error: cannot write the site: Invalid cross-device link"),
-])
+], ids=["disk-full", "interrupted", "exchange-fails", "fallback-first-rename-fails", "fallback-second-rename-fails"])
 def test_a_failure_while_writing_keeps_the_previous_site(tmp_path, monkeypatch, inject, error, expected):
     out = tmp_path / "out"
     write_site(site_of(**{f"p{i}": f"old {i}" for i in range(10)}), out)
