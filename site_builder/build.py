@@ -44,6 +44,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     started = time.perf_counter()
     config = load_config(root, base_url)
     out_dir = out_dir if out_dir is not None else root / "_site"
+    cache_limit = assets.cache_limit()
 
     # Everything found in the inputs is reported in one run: catalogs, data, content, and the
     # warnings with --strict (notes, such as an ignored editor file, never fail a build).
@@ -55,6 +56,9 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
         languages.append(language)
         problems.problems += [p for p in found if p.severity == "error"]
         warnings += [p for p in found if p.severity != "error"]
+    problems.problems += output.out_dir_problems(out_dir, root, {  # before anything is rendered
+        "content": config.content_dir, "data": config.data_dir, "templates": config.templates_dir,
+        "locales": config.locales_dir})
     dataset = articles = None
     try:
         dataset = data.load_dataset(config.data_dir, [config.round, config.previous_round], root)
@@ -89,6 +93,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     _add_feeds_and_indexes(files, site_pages, envs, config, articles, charts, updated)
 
     output.write_site(files, out_dir)
+    images.trim_render_cache(cache_limit)
     return BuildReport(out_dir, config.languages, len([p for p in site_pages if not p.path.startswith("embed/")]),
                        len(charts), len(files), tuple(warnings), time.perf_counter() - started)
 

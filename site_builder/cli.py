@@ -31,7 +31,7 @@ def main() -> None:
 @main.command()
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
               help="Project folder holding site.toml.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Output folder (default: ROOT/_site). Replaced atomically.")
 @click.option("--base-url", default=None, help="Absolute URL the site is served from; overrides site.toml.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
@@ -207,3 +207,33 @@ def ingest(path: Path, round_name: str, out: Path | None, ruleset: str | None, s
     if strict and failed:
         click.echo(f"ingest failed: {failed} result{'s' if failed != 1 else ''} not scored (--strict)", err=True)
         sys.exit(1)
+
+
+@main.group()
+def cache() -> None:
+    """Inspect or clear the render cache (chart renderings and the Vega bundle, kept between builds)."""
+
+
+@cache.command("info")
+def cache_info() -> None:
+    """Print where the cache is, how much it holds and its size limit."""
+    from site_builder.assets import cache_dir, cache_limit, cache_usage
+    from site_builder.errors import SiteError
+
+    size, count = cache_usage()
+    click.echo(f"location: {cache_dir()}")
+    click.echo(f"size: {size / 1e6:.1f} MB in {count} file{'s' if count != 1 else ''}")
+    try:
+        click.echo(f"limit: {cache_limit() / 1e6:g} MB (SITE_BUILDER_CACHE_MAX_MB; least recently used "
+                   "renderings are removed after each build)")
+    except SiteError as error:
+        _fail(error, "cache info failed", "")
+
+
+@cache.command("clear")
+def cache_clear() -> None:
+    """Delete every cached file. Always safe: the next build renders them again."""
+    from site_builder.assets import cache_dir, clear_cache
+
+    size, count = clear_cache()
+    click.echo(f"removed {count} file{'s' if count != 1 else ''} ({size / 1e6:.1f} MB) from {cache_dir()}")

@@ -5,12 +5,13 @@ Renderings are cached on disk by the hash of their spec, so a rebuild only rende
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import textwrap
 
-from site_builder.assets import cache_dir
+from site_builder.assets import cache_dir, store
 
 STATIC_WIDTH = 640  # "container" width has no meaning outside a page
 CARD_WIDTH, CARD_HEIGHT = 1200, 630
@@ -22,15 +23,41 @@ def _cached(kind: str, spec: dict, render) -> bytes:
     key = hashlib.sha256(json.dumps([kind, getattr(vl_convert, "__version__", ""), spec], sort_keys=True,
                                     ensure_ascii=False).encode()).hexdigest()
     path = cache_dir() / "renders" / f"{key}.{kind}"
-    if path.is_file():
-        return path.read_bytes()
+    try:
+        content = path.read_bytes()
+    except OSError:  # not cached yet, or evicted by a concurrent build a moment ago
+        content = None
+    if content is not None:
+        with contextlib.suppress(OSError):
+            os.utime(path)  # recently used renderings are evicted last
+        return content
     content = render(spec)
     content = content.encode("utf-8") if isinstance(content, str) else content
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(f".{os.getpid()}.tmp")
-    partial.write_bytes(content)
-    os.replace(partial, path)
+    store(path, content)
     return content
+
+
+def trim_render_cache(limit: int) -> int:
+    """Evict the least recently used renderings until the cache holds at most `limit` bytes (run after a
+    build, so a build never loses what it is using); returns the bytes removed."""
+    folder = cache_dir() / "renders"
+    files = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                with contextlib.suppress(OSError):  # evicted by a concurrent build meanwhile
+                    stat = entry.stat(follow_symlinks=False)
+                    files.append((stat.st_mtime_ns, entry.name, stat.st_size))
+    except OSError:
+        return 0
+    total, removed = sum(size for _, _, size in files), 0
+    for _, name, size in sorted(files):
+        if total - removed <= limit:
+            break
+        with contextlib.suppress(OSError):  # best effort: a file that stays is only a few bytes too many
+            (folder / name).unlink()
+            removed += size
+    return removed
 
 
 def static_spec(spec: dict, width: int = STATIC_WIDTH) -> dict:

@@ -1,31 +1,56 @@
-"""The only stage that touches the output directory: a guarded file map, written atomically."""
+"""The only stage that touches the output folder.
+
+`SiteFiles` is the guarded map of output path -> bytes. `out_dir_problems` refuses a bad --out before anything
+is rendered. `write_site` takes a lock beside the output folder, removes what killed builds left there, writes
+a staging folder and swaps it in, so that the site folder exists at every moment and a failure leaves the
+previous site as it was.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import errno
+import fcntl
 import os
+import re
 import shutil
+import sys
 import tempfile
+import time
+import unicodedata
 from pathlib import Path, PurePosixPath
 
-from site_builder.errors import Problem, SiteError
+from site_builder.errors import Problem, SiteError, display_path
 
-MARKER = ".site-builder"  # identifies a directory this tool wrote, so a rebuild may replace it
+MARKER = ".site-builder"  # identifies a folder this tool wrote, so a rebuild may replace it
+LOCK_TIMEOUT = 300.0  # seconds a build waits for another one writing the same folder (SITE_BUILDER_LOCK_TIMEOUT)
+MAX_NAME_BYTES = 255  # the longest file name ext4, APFS and NTFS accept
 
 
 class SiteFiles:
-    """Output path -> bytes. Rejects paths that escape the site root and paths written twice."""
+    """Output path -> bytes. Refuses paths that escape the site root, that no filesystem can hold, and
+    paths written twice (also when they differ only in case or Unicode form: one file on macOS/Windows)."""
 
     def __init__(self) -> None:
         self._files: dict[str, bytes] = {}
+        self._folded: dict[str, str] = {}
+        self._folders: set[str] = set()
 
     def add(self, path: str, content: bytes | str) -> str:
-        pure = PurePosixPath(path)
-        if pure.is_absolute() or not path or ".." in pure.parts or "\\" in path or pure.name == MARKER:
-            raise SiteError(Problem(f"refusing to write outside the site root: {path!r}"))
-        normalized = pure.as_posix()
-        if normalized in self._files:
-            raise SiteError(Problem(f"two outputs want the same path {normalized!r}"))
+        normalized = _checked_path(path)
+        folded = unicodedata.normalize("NFC", normalized).casefold()
+        if folded in self._folded:
+            other = self._folded[folded]
+            same = "" if other == normalized else f" ({other!r} is the same file on case-insensitive filesystems)"
+            raise SiteError(Problem(f"two outputs want the same path {normalized!r}{same}"))
+        parents = [parent.as_posix() for parent in PurePosixPath(normalized).parents][:-1]
+        clash = normalized if normalized in self._folders else next((p for p in parents if p in self._files), None)
+        if clash:
+            raise SiteError(Problem(f"output path {normalized!r} needs {clash!r} to be both a file and a folder"))
         self._files[normalized] = content.encode("utf-8") if isinstance(content, str) else content
+        self._folded[folded] = normalized
+        self._folders.update(parents)
         return normalized
 
     def __contains__(self, path: str) -> bool:
@@ -41,28 +66,121 @@ class SiteFiles:
         return sorted(self._files.items())
 
 
-def write_site(files: SiteFiles, out_dir: Path) -> None:
-    """Write into a temp dir beside `out_dir`, then swap it in; on failure the old site stays."""
-    out_dir = out_dir.absolute()
-    if out_dir.exists() and any(out_dir.iterdir()) and not (out_dir / MARKER).exists():
-        raise SiteError(Problem(f"{out_dir} exists, is not empty and was not written by site-builder; "
-                                "refusing to replace it", hint="choose another --out or empty the folder"))
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
+def _checked_path(path: str) -> str:
+    pure = PurePosixPath(path)
+    if not path or pure.is_absolute() or ".." in pure.parts or "\\" in path:
+        reason = "it is outside the site root"
+    elif not pure.parts:
+        reason = "it names the site root itself"
+    elif any(ord(char) < 32 or ord(char) == 127 for char in path):
+        reason = "it contains a control character"
+    elif MARKER in pure.parts:
+        reason = f"{MARKER} is reserved for the marker of generated folders"
+    else:
+        try:
+            too_long = any(len(part.encode("utf-8")) > MAX_NAME_BYTES for part in pure.parts)
+        except UnicodeEncodeError:
+            reason = "it is not valid Unicode"
+        else:
+            reason = f"a name in it is longer than {MAX_NAME_BYTES} bytes" if too_long else None
+    if reason:
+        raise SiteError(Problem(f"refusing to write {path!r}: {reason}"))
+    return pure.as_posix()
+
+
+def out_dir_problems(out_dir: Path, project: Path, inputs: dict[str, Path]) -> list[Problem]:
+    """Everything wrong with `--out`, found before rendering: a folder the swap would destroy (the project,
+    an input folder, someone else's files), one that feeds the site back into the inputs, a file, a folder
+    that cannot be written. `inputs` maps a name ("content") to the input folder."""
+    shown = out_dir.as_posix()
+    hint = "choose a folder outside " + ", ".join(f"{name}/" for name in inputs) + ", such as _site"
+    if out_dir.is_symlink() and not out_dir.exists():
+        return [Problem("the output folder is a broken symbolic link", shown)]
+    target, project = Path(os.path.realpath(out_dir)), project.resolve()
+    if target == project or target in project.parents:
+        return [Problem("the output folder is the project folder or contains it; a build replaces its output "
+                        "folder", shown, hint=hint)]
+    problems = []
+    for name, folder in inputs.items():
+        folder = folder.resolve()
+        if target.is_relative_to(folder):
+            problems.append(Problem(f"the output folder is inside the {name} folder "
+                                    f"({display_path(folder, project)}), an input of the build", shown, hint=hint))
+        elif folder.is_relative_to(target):
+            problems.append(Problem(f"the output folder contains the {name} folder, an input of the build",
+                                    shown, hint=hint))
+    if problems:
+        return problems
     try:
-        staging.chmod(0o777 & ~_umask())  # mkdtemp makes 0700; a web server must be able to read the site
-        root = staging.resolve()
-        for relative, content in files.items():
-            target = (staging / relative).resolve()
-            if not target.is_relative_to(root):  # symlinks cannot exist in a fresh dir; belt and braces
-                raise SiteError(Problem(f"refusing to write outside the site root: {relative!r}"))
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(content)
-        (staging / MARKER).write_text("This folder is generated by site-builder; it is replaced on each build.\n")
-        _swap(staging, out_dir)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+        _lock_timeout()
+    except SiteError as error:
+        problems += error.problems
+    try:
+        problems += _replace_problems(target, shown)
+        ancestor = next(p for p in [target.parent, *target.parent.parents] if os.path.lexists(p))
+        if not ancestor.is_dir():
+            problems.append(Problem(f"the output folder cannot be created: {ancestor} is a file", shown))
+        elif reason := _cannot_write(ancestor, target.name):
+            problems.append(Problem(f"the output folder cannot be written: {ancestor}: {reason}", shown,
+                                    hint="choose a folder you can write to"))
+    except OSError as error:
+        problems.append(Problem(f"cannot inspect the output folder: {error.strerror}", shown))
+    return problems
+
+
+def _cannot_write(folder: Path, name: str) -> str | None:
+    """Why nothing can be created in `folder`, found by trying (permissions, read-only or special
+    filesystems); the probe is named like a staging folder, so even a killed probe is cleaned up."""
+    try:
+        probe = tempfile.mkdtemp(prefix=f".{name}.new-", dir=folder)
+    except OSError as error:
+        return error.strerror or str(error)
+    with contextlib.suppress(OSError):  # a build cleaning up leftovers right now may have removed it
+        os.rmdir(probe)
+    return None
+
+
+def _replace_problems(target: Path, shown: str) -> list[Problem]:
+    if os.path.lexists(target) and not target.is_dir():
+        return [Problem("the output folder is a file", shown, hint="choose a folder, or remove the file")]
+    if target.is_dir() and not (target / MARKER).exists() and any(target.iterdir()):
+        return [Problem("the output folder exists, is not empty and was not written by site-builder; "
+                        "refusing to replace it", shown, hint="choose another --out or empty the folder")]
+    return []
+
+
+def write_site(files: SiteFiles, out_dir: Path, lock_timeout: float | None = None) -> None:
+    """Write `files` into a staging folder beside `out_dir` and swap it in, holding the output's lock."""
+    shown = out_dir.as_posix()
+    target = Path(os.path.realpath(out_dir))  # a symlinked output folder is replaced where it points
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with _locked(target, shown, lock_timeout):
+            _remove_leftovers(target)
+            problems = _replace_problems(target, shown)  # again: the folder may have changed while rendering
+            if problems:
+                raise SiteError(problems)
+            staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
+            try:
+                _fill(staging, files)
+                old = _swap_in(staging, target)
+            except BaseException:
+                shutil.rmtree(staging, ignore_errors=True)
+                raise
+            if old is not None:  # the previous site, already out of the way: its removal delays nobody
+                shutil.rmtree(old, ignore_errors=True)
+    except OSError as error:
+        where = f" ({error.filename})" if error.filename else ""
+        raise SiteError(Problem(f"cannot write the site: {error.strerror or error}{where}", shown)) from None
+
+
+def _fill(staging: Path, files: SiteFiles) -> None:
+    staging.chmod(0o777 & ~_umask())  # mkdtemp makes 0700; a web server must be able to read the site
+    for relative, content in files.items():  # paths were checked by SiteFiles.add: all inside `staging`
+        path = staging / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content)
+    (staging / MARKER).write_text("This folder is generated by site-builder; it is replaced on each build.\n")
 
 
 def _umask() -> int:
@@ -71,16 +189,116 @@ def _umask() -> int:
     return current
 
 
-def _swap(staging: Path, out_dir: Path) -> None:
-    if not out_dir.exists():
-        os.replace(staging, out_dir)
-        return
-    old = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.old-", dir=out_dir.parent))
-    os.replace(out_dir, old / "site")
+def _swap_in(staging: Path, target: Path) -> Path | None:
+    """Put `staging` at `target`; return the folder now holding the previous site, if any."""
+    if not os.path.lexists(target):
+        os.rename(staging, target)
+        return None
+    if _exchange(staging, target):
+        return staging
+    # Fallback where renameat2 is unavailable (not Linux, old C library, a filesystem without
+    # RENAME_EXCHANGE): two renames, between which the site folder is briefly missing.
+    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+    moved = False
     try:
-        os.replace(staging, out_dir)
+        os.rename(target, old / "site")
+        moved = True
+        os.rename(staging, target)
     except BaseException:
-        os.replace(old / "site", out_dir)  # put the previous site back
-        raise
-    finally:
+        if moved:
+            os.rename(old / "site", target)  # put the previous site back
         shutil.rmtree(old, ignore_errors=True)
+        raise
+    return old
+
+
+_AT_FDCWD, _RENAME_EXCHANGE = -100, 2  # from <fcntl.h> and <linux/fs.h>
+
+
+def _renameat2():
+    try:
+        function = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError, TypeError):
+        return None
+    function.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    function.restype = ctypes.c_int
+    return function
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one atomic step (Linux renameat2 RENAME_EXCHANGE); False where unsupported."""
+    renameat2 = _renameat2()
+    if renameat2 is None:
+        return False
+    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
+
+
+def _remove_leftovers(target: Path) -> None:
+    """Remove the staging and old folders of killed builds into `target`. Called with the lock held, when no
+    live build can own one; other outputs' folders in the same parent do not match."""
+    leftover = re.compile(rf"\.{re.escape(target.name)}\.(new|old)-[a-z0-9_]+")
+    for entry in target.parent.iterdir():
+        if leftover.fullmatch(entry.name) and entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+
+
+def lock_path(out_dir: Path) -> Path:
+    target = Path(os.path.realpath(out_dir))
+    return target.parent / f".{target.name}.lock"
+
+
+@contextlib.contextmanager
+def _locked(target: Path, shown: str, timeout: float | None):
+    """An exclusive flock on `.<name>.lock` beside the output. The kernel drops it when a build dies, so it
+    never goes stale; the file is removed on release, while still locked, so it is left behind only by a
+    killed build (and then harmless)."""
+    path = lock_path(target)
+    timeout = _lock_timeout() if timeout is None else timeout
+    deadline, told = time.monotonic() + timeout, False
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            if time.monotonic() >= deadline:
+                raise SiteError(Problem(f"another build is writing to the output folder; gave up after waiting "
+                                        f"{timeout:g} s", shown, hint=f"try again when it has finished (lock "
+                                        f"file {path}; SITE_BUILDER_LOCK_TIMEOUT sets the wait)")) from None
+            if not told:
+                print(f"{shown}: waiting for another build writing to this folder...", file=sys.stderr)
+                told = True
+            time.sleep(0.05)
+            continue
+        try:  # the previous holder may have removed the file we opened: only the current file counts
+            current = os.stat(path)
+            held = os.fstat(fd)
+            if (current.st_dev, current.st_ino) == (held.st_dev, held.st_ino):
+                break
+        except FileNotFoundError:
+            pass
+        os.close(fd)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+        os.close(fd)
+
+
+def _lock_timeout() -> float:
+    raw = os.environ.get("SITE_BUILDER_LOCK_TIMEOUT")
+    if raw is None:
+        return LOCK_TIMEOUT
+    try:
+        value = float(raw)
+        if value >= 0 and value != float("inf"):
+            return value
+    except ValueError:
+        pass
+    raise SiteError(Problem(f"SITE_BUILDER_LOCK_TIMEOUT={raw!r} is not a number of seconds (0 or more)"))
