@@ -88,7 +88,7 @@ class Source:
 
 @dataclass(frozen=True)
 class Bound:
-    """`<= 5 %` as data: operator, value in the figure's unit (5 % -> 0.05), unit, decimals as written."""
+    """`<= 5 %` as data: operator, value in the figure's unit (5 % -> 0.05), unit, decimals as written (5 % -> 0)."""
 
     operator: str
     value: float
@@ -193,7 +193,7 @@ def parse_bound(text: str) -> Bound | None:
     number, unit = match.group(2), _UNITS[match.group(3) or ""]
     decimals = len(number.split(".")[1]) if "." in number else 0
     value = float(number) / 100 if unit == "percent" else float(number)
-    return Bound(operator, value, unit, decimals + (2 if unit == "percent" else 0))
+    return Bound(operator, value, unit, decimals)
 
 
 def _texts(value, key: str, owner: _Map, languages: tuple[str, ...], shown: str, problems: Collector) -> dict | None:
@@ -223,7 +223,7 @@ def _unknown_keys(item: _Map, known: set[str], where: str, shown: str, problems:
 
 def _default_tolerance(bound: Bound) -> float:
     """Half a unit of the last digit written: 2.02 min -> 0.005, 60 % -> 0.005 (half a percentage point)."""
-    return 0.5 * 10 ** -bound.decimals
+    return 0.5 * 10 ** -bound.decimals / (100 if bound.unit == "percent" else 1)
 
 
 @dataclass(frozen=True)
@@ -459,6 +459,35 @@ def find_claim(verdicts: tuple[Verdict, ...] | list[Verdict], claim_id: str, pat
     hint = ("did you mean " + " or ".join(f"'{c}'" for c in close) + "?") if close else (
         "known claims: " + ", ".join(known) if known else "this round has no claims registry (claims.yaml)")
     raise SiteError(Problem(f"unknown claim '{claim_id}'", path, line, col, hint=hint))
+
+
+def format_value(value: float, unit: str, decimals: int, lang: Language) -> str:
+    """A number with its unit in the reader's locale: "2,0206 min", "68,5 %", "1,65×", "8.192"."""
+    _ = lang.gettext
+    if unit == "percent":
+        return lang.percent(value, decimals)
+    number = lang.number(value, decimals)
+    if unit == "minutes":
+        return _("%(value)s min") % {"value": number}
+    if unit == "times":
+        return _("%(value)s×") % {"value": number}
+    return number
+
+
+def format_bound(bound: Bound, lang: Language) -> str:
+    """What a claim asserts, as a reader reads it: "= 2,02 min", "≤ 5 %", "≥ 1,6×"."""
+    symbol = {"=": "=", "<=": "≤", ">=": "≥", "<": "<", ">": ">"}[bound.operator]
+    return f"{symbol} {format_value(bound.value, bound.unit, bound.decimals, lang)}"
+
+
+def format_tolerance(check: Check, lang: Language) -> str:
+    """The tolerance in the check's unit, with one digit more than the claim was written with."""
+    if check.asserts.unit == "count" and check.tolerance < 1:
+        return lang.gettext("exact count")
+    if check.tolerance == 0:
+        return lang.gettext("none")
+    digits = check.asserts.decimals + 1
+    return "± " + format_value(check.tolerance, check.asserts.unit, digits, lang)
 
 
 def verdict_label(verdict: str, lang: Language) -> str:
