@@ -254,6 +254,9 @@ def _check_spec(item, line: int, shown: str, problems: Collector) -> _CheckSpec 
         return None
     _unknown_keys(item, _CHECK_KEYS, "a check", shown, problems)
     count = len(problems.problems)
+    for key in ("tolerance", "asserts", "opposite"):  # a bare number is an exact count: `asserts: 13`
+        if isinstance(item.get(key), (int, float)) and not isinstance(item[key], bool):
+            item[key] = str(item[key])
     for key in ("figure", "asserts"):
         if not isinstance(item.get(key), str) or not item[key].strip():
             problems.error(f"a check needs '{key}' (text)", shown, item.line_of(key))
@@ -354,13 +357,13 @@ def _source(value, owner: _Map, shown: str, problems: Collector) -> Source | Non
     return Source(value["outlet"].strip(), date, url)
 
 
-def _load_registry(path: Path, languages: tuple[str, ...], shown: str) -> list[_ClaimSpec]:
+def _load_registry(path: Path, languages: tuple[str, ...], shown: str, problems: Collector) -> list[_ClaimSpec]:
+    """The valid claims of the registry; the problems of the others go to `problems`."""
     raw = _load_yaml(path, shown)
     if raw is None:
         return []
     if not isinstance(raw, _Seq):
         raise SiteError(Problem("the claims registry must be a list of claims", shown, getattr(raw, "line", 1)))
-    problems = Collector()
     specs, seen = [], {}
     for item, line in zip(raw, raw.lines):
         spec = _claim_spec(item, line, languages, shown, problems)
@@ -372,7 +375,6 @@ def _load_registry(path: Path, languages: tuple[str, ...], shown: str) -> list[_
             continue
         seen[spec.id] = item.line_of("id")
         specs.append(spec)
-    problems.raise_if_any()
     return specs
 
 
@@ -413,7 +415,7 @@ def evaluate_claims(config: SiteConfig, context: FigureContext) -> tuple[Verdict
     shown = display_path(path, config.root)
     problems = Collector()
     verdicts = []
-    for spec in _load_registry(path, config.languages, shown):
+    for spec in _load_registry(path, config.languages, shown, problems):
         checks = []
         for check in spec.checks:
             try:
@@ -442,6 +444,7 @@ def evaluate_claims(config: SiteConfig, context: FigureContext) -> tuple[Verdict
             continue
         verdicts.append(Verdict(spec.id, spec.statement, spec.source, verdict, tuple(checks), spec.interpretation,
                                 spec.caveat, spec.not_checkable, shown_context, shown, spec.line))
+    problems.problems.sort(key=lambda problem: problem.line or 0)  # in file order, as the writer reads them
     problems.raise_if_any()
     return tuple(verdicts)
 

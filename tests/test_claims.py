@@ -63,7 +63,7 @@ def _registry(mini_site: Path, text: str) -> Path:
 # --- loading errors, each at its line -----------------------------------------------------------------
 
 def test_every_registry_error_is_reported_at_its_line_in_one_run(mini_site):
-    bad = GOOD_CLAIM + """
+    bad = GOOD_CLAIM.replace("deepseekv3_671b/a2048", "deepseekv3_671b/a4096") + """
 - id: acme-time
   statment:
     en: "typo in the key"
@@ -83,12 +83,13 @@ def test_every_registry_error_is_reported_at_its_line_in_one_run(mini_site):
 """
     problems = _problems(_registry(mini_site, bad))
     text = "\n".join(problems)
+    assert problems[0].startswith(f"{REGISTRY}:13: error: claim 'acme-scaling': no result 'deepseekv3_671b/a4096'")
     assert f"{REGISTRY}:18: error: unknown key 'statment' in a claim" in text and "did you mean 'statement'" in text
     assert f"{REGISTRY}:20: error: 'statement' has no text for language 'nl'" in text
     assert f"{REGISTRY}:25: error: 'asserts' '~ 6.25 minutes' is not an operator, a number and a unit" in text
     assert f"{REGISTRY}:28: error: 'tolerance' is in percent, the claim in minutes" in text
     assert f"{REGISTRY}:29: error: claim id 'acme-scaling' is also used on line 1" in text
-    assert len(problems) == 5
+    assert len(problems) == 6
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -135,7 +136,7 @@ def test_assertions_parse_into_operator_value_unit_and_precision():
     assert parse_bound("<= 5 %") == Bound("<=", 0.05, "percent", 0)
     assert parse_bound("≥ 1.6 ×") == Bound(">=", 1.6, "times", 1)
     assert parse_bound("2.02 min") == Bound("=", 2.02, "minutes", 2)
-    assert parse_bound("= 8192") == Bound("=", 8192, "count", 0)
+    assert parse_bound("= 8192") == Bound("=", 8192, "count", 0) == parse_bound("8192")
     for bad in ("about 5 %", "=< 5", "5 parsecs", "== 3", ""):
         assert parse_bound(bad) is None, bad
 
