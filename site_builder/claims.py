@@ -8,7 +8,8 @@ one `[[claims.checks]]` table from the next.
 A claim has
 - `id`: a slug, unique; the claims page anchors it as `claim-<id>`, articles cite it as `{{< claim ID >}}`;
 - `statement`: what was claimed, in the writer's own words, one text per site language;
-- `source`: `outlet` (who made or published the claim) and, where known, `url` and `date` (YYYY-MM-DD);
+- `source`: `outlet` (who made or published the claim: a name, or a text per language when it is a
+  description) and, where known, `url` and `date` (YYYY-MM-DD);
   a missing url or date is shown as missing, never guessed;
 - either `checks`, a list of computations, or `not_checkable`, one text per language saying why the data
   cannot check it;
@@ -81,7 +82,7 @@ def claim_anchor(claim_id: str) -> str:
 
 @dataclass(frozen=True)
 class Source:
-    outlet: str
+    outlet: dict[str, str]  # per language: a name is the same in every language, a description is not
     date: dt.date | None = None
     url: str | None = None
 
@@ -309,7 +310,7 @@ def _claim_spec(item, line: int, languages: tuple[str, ...], shown: str, problem
                        shown, item.line_of("id"))
     statement = _texts(item["statement"], "statement", item, languages, shown, problems) \
         if "statement" in item else None
-    source = _source(item.get("source"), item, shown, problems) if "source" in item else None
+    source = _source(item.get("source"), item, languages, shown, problems) if "source" in item else None
     optional = {key: _texts(item[key], key, item, languages, shown, problems) if key in item else None
                 for key in ("not_checkable", "interpretation", "caveat")}
     checks = []
@@ -337,15 +338,21 @@ def _claim_spec(item, line: int, languages: tuple[str, ...], shown: str, problem
                       optional["interpretation"], optional["caveat"], context, item.line)
 
 
-def _source(value, owner: _Map, shown: str, problems: Collector) -> Source | None:
+def _source(value, owner: _Map, languages: tuple[str, ...], shown: str, problems: Collector) -> Source | None:
     line = owner.line_of("source")
     if not isinstance(value, _Map):
         problems.error("'source' must be a mapping with 'outlet' and, where known, 'url' and 'date'", shown, line)
         return None
     _unknown_keys(value, _SOURCE_KEYS, "'source'", shown, problems)
     count = len(problems.problems)
-    if not isinstance(value.get("outlet"), str) or not value["outlet"].strip():
-        problems.error("'source' needs 'outlet' (who made or published the claim)", shown, value.line_of("outlet"))
+    outlet = value.get("outlet")
+    if isinstance(outlet, dict):  # a description rather than a name ("Dutch tech press") is written per language
+        outlet = _texts(outlet, "outlet", value, languages, shown, problems)
+    elif isinstance(outlet, str) and outlet.strip():
+        outlet = {lang: outlet.strip() for lang in languages}
+    else:
+        problems.error("'source' needs 'outlet': who made or published the claim, as a name or a text per language",
+                       shown, value.line_of("outlet"))
     date = value.get("date")
     if date is not None and (not isinstance(date, dt.date) or isinstance(date, dt.datetime)):
         problems.error("'source.date' must be a date (YYYY-MM-DD)", shown, value.line_of("date"))
@@ -354,7 +361,7 @@ def _source(value, owner: _Map, shown: str, problems: Collector) -> Source | Non
         problems.error("'source.url' must be an absolute http(s) URL", shown, value.line_of("url"))
     if len(problems.problems) > count:
         return None
-    return Source(value["outlet"].strip(), date, url)
+    return Source(outlet, date, url)
 
 
 def _load_registry(path: Path, languages: tuple[str, ...], shown: str, problems: Collector) -> list[_ClaimSpec]:

@@ -292,7 +292,8 @@ def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
         return texts[code] if texts else None
 
     items = [{
-        "id": v.id, "anchor": v.anchor, "statement": v.statement[code], "source": v.source, "verdict": v.verdict,
+        "id": v.id, "anchor": v.anchor, "statement": v.statement[code], "source": v.source, "outlet": v.source.outlet[code],
+        "verdict": v.verdict,
         "label": claim_stage.verdict_label(v.verdict, lang), "interpretation": text(v.interpretation),
         "caveat": text(v.caveat), "not_checkable": text(v.not_checkable),
         "context": claim_stage.format_value(v.context.value, v.context.unit, v.context.decimals, lang)

@@ -106,6 +106,8 @@ def test_every_registry_error_is_reported_at_its_line_in_one_run(mini_site):
      "      asserts: '= 5'\n      opposite: '>= 9'\n",
      f"{REGISTRY}:7: error: 'opposite' applies to bounds only"),
     ("- id: x\n  id: y\n", f"{REGISTRY}:2:3: error: invalid YAML: duplicate key 'id'"),
+    ("- id: x\n  statement: {en: a, nl: b}\n  source:\n    outlet: {en: Dutch press}\n  not_checkable: {en: a, nl: b}\n",
+     f"{REGISTRY}:4: error: 'outlet' has no text for language 'nl'"),
 ])
 def test_registry_errors_name_their_line(mini_site, text, expected):
     problems = _problems(_registry(mini_site, text))
