@@ -60,6 +60,7 @@ from site_builder.render import relative_url
 
 REGISTRY_FILE = "claims.yaml"
 VERDICTS = ("confirmed", "consistent", "overstated", "contradicted", "not-checkable")
+VERDICT_MARKS = {"confirmed": "✓", "consistent": "≈", "overstated": "↑", "contradicted": "✗", "not-checkable": "?"}
 _WORST_FIRST = ("contradicted", "overstated", "consistent", "confirmed")
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _ASSERTION = re.compile(r"^\s*(=|<=|>=|<|>|≤|≥)?\s*(-?[0-9]+(?:\.[0-9]+)?)\s*([^\s0-9].*?)?\s*$")
@@ -513,5 +514,7 @@ def render_claim_inline(verdict: Verdict, lang: Language, from_path: str) -> str
     label = verdict_label(verdict.verdict, lang)
     title = lang.gettext("Claim: %(statement)s — what the data says") % {
         "statement": verdict.statement.get(lang.code, "")}
+    hidden = html.escape(lang.gettext("Verdict:"))  # for screen readers, which hear the link out of context
     return (f'<a class="claim-verdict verdict-{verdict.verdict}" href="{html.escape(href)}" '
-            f'title="{html.escape(title)}">{html.escape(label)}</a>')
+            f'title="{html.escape(title)}"><span class="visually-hidden">{hidden} </span>'
+            f'<span aria-hidden="true">{VERDICT_MARKS[verdict.verdict]}</span> {html.escape(label)}</a>')

@@ -309,5 +309,6 @@ def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
     counts = {verdict: sum(1 for v in verdicts if v.verdict == verdict) for verdict in claim_stage.VERDICTS}
     legend = [(verdict, claim_stage.verdict_label(verdict, lang), counts[verdict]) for verdict in claim_stage.VERDICTS]
     return Page(claim_stage.claims_path(code), code, "claims.html", lang.gettext("Claims about the round"),
-                plan.every_language(claim_stage.claims_path), {**plan.common, "claims": items, "legend": legend},
+                plan.every_language(claim_stage.claims_path), {**plan.common, "claims": items, "legend": legend,
+                                                                "marks": claim_stage.VERDICT_MARKS},
                 x_default=claim_stage.claims_path(plan.config.default_language))

@@ -279,7 +279,8 @@ def test_inline_verdict_links_to_the_claim_relative_to_the_article(shipped):
     html = render_claim_inline(shipped["coreweave-deepseek-near-linear-scaling"], nl,
                                "nl/articles/deepseek-op-schaal/index.html")
     assert 'href="../../claims/index.html#claim-coreweave-deepseek-near-linear-scaling"' in html
-    assert ">Overdreven</a>" in html and 'class="claim-verdict verdict-overstated"' in html
+    assert "Overdreven</a>" in html and 'class="claim-verdict verdict-overstated"' in html
+    assert '<span class="visually-hidden">Oordeel: </span>' in html
     assert "bijna-lineaire schaling" in html  # the statement, in the page's language, as the link's title
 
 
