@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder import assets, charts as chart_catalog, content, data, i18n, images, output, pages, render
+from site_builder import assets, charts as chart_catalog, claims, content, data, figures, i18n, images, output, pages, render
 from site_builder.config import SiteConfig, load_config
 from site_builder.errors import Collector, Problem, SiteError
 
@@ -75,9 +75,10 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
 
     inputs = chart_catalog.ChartInputs(dataset, config.round, config.previous_round)
     _check_chart_references(articles, list(chart_catalog.catalog(inputs)))
+    verdicts = claims.evaluate_claims(config, figures.FigureContext(dataset, config.round, config.previous_round))
     charts = chart_catalog.build_charts(inputs, languages)
     updated = build_date(articles)
-    site_pages = pages.plan_pages(config, languages, dataset, articles, charts, updated)
+    site_pages = pages.plan_pages(config, languages, dataset, articles, charts, updated, verdicts)
 
     files = output.SiteFiles()
     theme = assets.theme_assets(config.templates_dir)

@@ -12,7 +12,8 @@ Metrics (the README has examples):
   `ratio A B` (A / B);
 - of a round: `organizations`, `results`, `scored-results`, `systems`, `accelerator-types`, `benchmarks`,
   `largest-scale`, `multi-node-share`, optionally restricted by `round=` and column filters such as
-  `hosting=cloud` or `accelerator_vendor=AMD`.
+  `hosting=cloud` or `accelerator_vendor=AMD`; `benchmarks-led` counts the benchmarks whose fastest scored
+  result matches the filters (`benchmarks-led accelerator_vendor=NVIDIA`), and names those results.
 Options: `decimals=N` rounds for prose (never adds digits the source does not have).
 """
 
@@ -119,6 +120,7 @@ METRICS: dict[str, _Metric] = {
     "benchmarks": _Metric(0, "count", 0, "benchmarks with results"),
     "largest-scale": _Metric(0, "count", 0, "accelerators of the largest system"),
     "multi-node-share": _Metric(0, "percent", 1, "share of systems with more than one node"),
+    "benchmarks-led": _Metric(0, "count", 0, "benchmarks whose fastest scored result matches the filters"),
 }
 RESERVED_OPTIONS = {"decimals", "round"}
 
@@ -272,7 +274,7 @@ def _round_figure(metric: str, spec: _Metric, options: dict[str, str], context: 
     round_name = options.get("round", context.round)
     if round_name not in context.rounds:
         raise FigureError(f"unknown round '{round_name}'", hint="rounds of this site: " + ", ".join(context.rounds))
-    results = context.dataset.round(round_name)
+    results = everything = context.dataset.round(round_name)
     filters = tuple(sorted((k, v) for k, v in options.items() if k not in RESERVED_OPTIONS))
     for column, value in filters:
         if column not in results.columns:
@@ -282,6 +284,13 @@ def _round_figure(metric: str, spec: _Metric, options: dict[str, str], context: 
         if value not in values:
             raise FigureError(f"no {round_name} result has {column}={value}", hint=_suggest(value, values, "values"))
         results = results[results[column].astype(str) == value]
+    if metric == "benchmarks-led":
+        # The filters select among the fastest results, not before: "led by NVIDIA" compares with everyone.
+        fastest = metrics.fastest_per_benchmark(metrics.scored(everything))
+        for column, value in filters:
+            fastest = fastest[fastest[column].astype(str) == value]
+        refs = tuple(_ref(row) for _, row in fastest.iterrows())
+        return Quantity(metric, float(len(fastest)), spec.unit, spec.decimals, refs, round_name, filters)
     system_rows = metrics.systems(results)
     value = {
         "organizations": lambda: results["submitter"].nunique(),

@@ -9,14 +9,14 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from site_builder import metrics
+from site_builder import claims as claim_stage, metrics
 from site_builder.charts import ROUND_CHARTS, Chart, benchmark_chart_id
 from site_builder.config import SiteConfig
 from site_builder.content import Article, translations_of
 from site_builder.data import Dataset
 from site_builder.i18n import Language
 from site_builder.render import served_path
-from site_builder.urls import benchmark_path
+from site_builder.urls import benchmark_path, result_anchor
 
 
 @dataclass(frozen=True)
@@ -140,7 +140,7 @@ class _Plan:
 
 
 def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, articles: list[Article],
-               charts: list[Chart], updated: dt.date) -> list[Page]:
+               charts: list[Chart], updated: dt.date, claims: tuple = ()) -> list[Page]:
     current = dataset.round(config.round)
     round_benchmarks = dataset.benchmarks_in(config.round)
     codes = [lang.code for lang in languages]
@@ -159,6 +159,7 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
         site += _chart_pages(plan, lang)
         site += _article_pages(plan, lang)
         site += [_benchmark_page(plan, lang, benchmark) for benchmark in round_benchmarks]
+        site.append(_claims_page(plan, lang, claims))
     site.append(Page("404.html", None, "404.html", "404", {}, {**common, "homes": homes}, in_sitemap=False))
     return site
 
@@ -270,3 +271,39 @@ def switcher(page: Page, languages: list[str]) -> list[tuple[str, str, bool]]:
     """For each language: the equivalent page, or that language's article list when the page (an article)
     has no translation, so a missing translation never breaks a link."""
     return [(code, page.alternates.get(code, articles_path(code)), code in page.alternates) for code in languages]
+
+
+def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
+    """The round's public claims with their verdicts, computed values and the result rows behind them."""
+    code, names = lang.code, plan.dataset.benchmarks["name"]
+
+    def evidence(quantity) -> list[dict]:
+        return [{"label": f"{ref.submitter} {ref.system_id} ({names.get(ref.benchmark, ref.benchmark)}, {ref.round})",
+                 "path": benchmark_path(code, ref.benchmark) + "#" + result_anchor(ref.round, ref.submitter,
+                                                                                   ref.system_id)}
+                for ref in quantity.refs]
+
+    def text(texts: dict | None) -> str | None:
+        return texts[code] if texts else None
+
+    items = [{
+        "id": v.id, "anchor": v.anchor, "statement": v.statement[code], "source": v.source, "outlet": v.source.outlet[code],
+        "verdict": v.verdict,
+        "label": claim_stage.verdict_label(v.verdict, lang), "interpretation": text(v.interpretation),
+        "caveat": text(v.caveat), "not_checkable": text(v.not_checkable),
+        "context": claim_stage.format_value(v.context.value, v.context.unit, v.context.decimals, lang)
+        if v.context else None,
+        "checks": [{
+            "figure": c.figure, "asserts": claim_stage.format_bound(c.asserts, lang),
+            "computed": claim_stage.format_value(c.quantity.value, c.quantity.unit, c.quantity.decimals, lang),
+            "tolerance": claim_stage.format_tolerance(c, lang),
+            "opposite": claim_stage.format_bound(c.opposite, lang) if c.opposite else None,
+            "outcome": c.outcome, "outcome_label": claim_stage.verdict_label(c.outcome, lang),
+            "evidence": evidence(c.quantity)} for c in v.checks],
+    } for v in verdicts]
+    counts = {verdict: sum(1 for v in verdicts if v.verdict == verdict) for verdict in claim_stage.VERDICTS}
+    legend = [(verdict, claim_stage.verdict_label(verdict, lang), counts[verdict]) for verdict in claim_stage.VERDICTS]
+    return Page(claim_stage.claims_path(code), code, "claims.html", lang.gettext("Claims about the round"),
+                plan.every_language(claim_stage.claims_path), {**plan.common, "claims": items, "legend": legend,
+                                                                "marks": claim_stage.VERDICT_MARKS},
+                x_default=claim_stage.claims_path(plan.config.default_language))

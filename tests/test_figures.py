@@ -83,3 +83,12 @@ def test_a_system_id_of_two_submitters_is_ambiguous_and_names_both(context):
     assert "ambiguous" in error.value.message and error.value.hint.count("llama31_8b/") == 2
     submitter = error.value.hint.split("write one of: ")[1].split(", ")[0].split("/")[1]
     assert evaluate_expression(f"accelerators llama31_8b/{submitter}/8xMI355X_2xEPYC_9575F", context).value == 8
+
+
+def test_benchmarks_led_filters_the_fastest_results_not_the_field(context):
+    led = evaluate_expression("benchmarks-led accelerator_vendor=NVIDIA", context)
+    assert led.value == evaluate_expression("benchmarks", context).value == 7
+    assert {ref.row["accelerator_vendor"] for ref in led.refs} == {"NVIDIA"} and len(led.refs) == 7
+    # AMD has scored results, but leads no benchmark: the filter applies after picking the fastest.
+    assert evaluate_expression("scored-results accelerator_vendor=AMD", context).value > 0
+    assert evaluate_expression("benchmarks-led accelerator_vendor=AMD", context).value == 0
