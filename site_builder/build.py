@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder import assets, charts as chart_catalog, claims, content, data, figures, i18n, images, output, pages, render
+from site_builder import assets, charts as chart_catalog, claims, content, data, figures, i18n, images, inline, output, pages, render
 from site_builder.config import SiteConfig, load_config
 from site_builder.errors import Collector, Problem, SiteError
 
@@ -75,10 +75,13 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
 
     inputs = chart_catalog.ChartInputs(dataset, config.round, config.previous_round)
     _check_chart_references(articles, list(chart_catalog.catalog(inputs)))
-    verdicts = claims.evaluate_claims(config, figures.FigureContext(dataset, config.round, config.previous_round))
+    figure_context = figures.FigureContext(dataset, config.round, config.previous_round)
+    verdicts = claims.evaluate_claims(config, figure_context)
+    bound = inline.bind(articles, figure_context, {v.id: v for v in verdicts}, claims.render_claim_inline,
+                        pages.score_source_label)
     charts = chart_catalog.build_charts(inputs, languages)
     updated = build_date(articles)
-    site_pages = pages.plan_pages(config, languages, dataset, articles, charts, updated, verdicts)
+    site_pages = pages.plan_pages(config, languages, dataset, articles, charts, updated, verdicts, bound)
 
     files = output.SiteFiles()
     theme = assets.theme_assets(config.templates_dir)
@@ -91,7 +94,8 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
 
     _add_chart_files(files, charts)
     _add_pages(files, site_pages, envs, config)
-    _add_feeds_and_indexes(files, site_pages, envs, config, articles, charts, updated)
+    _add_feeds_and_indexes(files, site_pages, envs, config, articles, charts, updated, bound,
+                           {lang.code: lang for lang in languages})
 
     output.write_site(files, out_dir)
     images.trim_render_cache(cache_limit)
@@ -121,12 +125,13 @@ def _add_pages(files: output.SiteFiles, site_pages: list[pages.Page], envs: dict
 
 def _add_feeds_and_indexes(files: output.SiteFiles, site_pages: list[pages.Page], envs: dict, config: SiteConfig,
                            articles: list[content.Article], charts: list[chart_catalog.Chart],
-                           updated: dt.date) -> None:
+                           updated: dt.date, bound: inline.BoundArticles, languages: dict) -> None:
     """An Atom feed per language, the sitemap (with hreflang alternates) and robots.txt."""
     charts_by = {(chart.lang, chart.id): chart for chart in charts}
     for code, env in envs.items():
         path = f"{code}/feed.xml"
-        entries = [(a, pages.article_parts(a, charts_by)) for a in articles if a.lang == code]
+        entries = [(a, pages.article_parts(a, charts_by, bound.html(a, languages[code], path)))
+                   for a in articles if a.lang == code]
         files.add(path, render.render(env, "feed.xml", {
             "page": pages.Page(path, code, "feed.xml", config.title[code], {}), "config": config,
             "updated": updated, "entries": entries}))

@@ -56,6 +56,7 @@ from site_builder.config import SiteConfig
 from site_builder.errors import Collector, Problem, SiteError, display_path
 from site_builder.figures import FigureContext, FigureError, Quantity, evaluate_expression
 from site_builder.i18n import Language
+from site_builder.inline import format_value
 from site_builder.render import relative_url
 
 REGISTRY_FILE = "claims.yaml"
@@ -470,19 +471,6 @@ def find_claim(verdicts: tuple[Verdict, ...] | list[Verdict], claim_id: str, pat
     hint = ("did you mean " + " or ".join(f"'{c}'" for c in close) + "?") if close else (
         "known claims: " + ", ".join(known) if known else "this round has no claims registry (claims.yaml)")
     raise SiteError(Problem(f"unknown claim '{claim_id}'", path, line, col, hint=hint))
-
-
-def format_value(value: float, unit: str, decimals: int, lang: Language) -> str:
-    """A number with its unit in the reader's locale: "2,0206 min", "68,5 %", "1,65×", "8.192"."""
-    _ = lang.gettext
-    if unit == "percent":
-        return lang.percent(value, decimals)
-    number = lang.number(value, decimals)
-    if unit == "minutes":
-        return _("%(value)s min") % {"value": number}
-    if unit == "times":
-        return _("%(value)s×") % {"value": number}
-    return number
 
 
 def format_bound(bound: Bound, lang: Language) -> str:

@@ -7,8 +7,10 @@ runs per page, in the page's language, replacing the `<!--sc:N-->` markers the M
 
 from __future__ import annotations
 
+import difflib
 import html
 import re
+from dataclasses import dataclass
 from typing import Callable
 
 from site_builder.errors import Collector
@@ -35,17 +37,21 @@ def resolve_figures(articles, context: FigureContext, problems: Collector) -> di
     return resolved
 
 
-def format_quantity(quantity: Quantity, lang: Language) -> str:
-    """The figure as a reader of `lang` reads it, with its unit: "2,0206 min", "68,5 %", "1,23×"."""
+def format_value(value: float, unit: str, decimals: int, lang: Language) -> str:
+    """A number with its unit in the reader's locale: "2,0206 min", "68,5%", "1,65×", "8.192"."""
     _ = lang.gettext
-    if quantity.unit == "percent":
-        return lang.percent(quantity.value, quantity.decimals)
-    number = lang.number(quantity.value, quantity.decimals)
-    if quantity.unit == "minutes":
+    if unit == "percent":
+        return lang.percent(value, decimals)
+    number = lang.number(value, decimals)
+    if unit == "minutes":
         return _("%(value)s min") % {"value": number}
-    if quantity.unit == "times":
+    if unit == "times":
         return _("%(value)s×") % {"value": number}
     return number
+
+
+def format_quantity(quantity: Quantity, lang: Language) -> str:
+    return format_value(quantity.value, quantity.unit, quantity.decimals, lang)
 
 
 def _describe_result(ref: ResultRef, lang: Language, benchmark_names: dict[str, str],
@@ -109,20 +115,48 @@ def figure_html(quantity: Quantity, lang: Language, page_path: str, element_id: 
     return f'<span class="figure">{body}{tip}</span>'
 
 
-def render_inline(article, article_html: str, lang: Language, page_path: str,
-                  figures: dict[tuple[str, int], Quantity], benchmark_names: dict[str, str],
-                  source_label: Callable[[str, Language], str],
-                  claim_html: Callable[[str, Language, str], str] | None = None) -> str:
-    """The article's HTML with every inline shortcode marker replaced, for one page in one language."""
-    codes = {code.index: code for code in article.shortcodes}
+@dataclass(frozen=True)
+class BoundArticles:
+    """Every article's inline shortcodes, resolved once; `html()` renders them for one page."""
 
-    def replace(match: re.Match) -> str:
-        code = codes[int(match.group(1))]
-        if code.name == "fig":
-            return figure_html(figures[(article.source, code.index)], lang, page_path, f"fig-{code.index}",
-                               benchmark_names, source_label)
-        if code.name == "claim" and claim_html is not None:
-            return claim_html(code.args[0], lang, page_path)
-        raise AssertionError(f"no renderer for shortcode '{code.name}'")  # the Markdown stage knows every name
+    figures: dict  # (article source, shortcode index) -> Quantity
+    claims: dict  # claim id -> verdict
+    benchmark_names: dict[str, str]
+    source_label: Callable[[str, Language], str]
+    claim_html: Callable[[object, Language, str], str]
 
-    return MARKER.sub(replace, article_html)
+    def html(self, article, lang: Language, page_path: str) -> str:
+        """The article's HTML with every inline shortcode marker replaced, for a page at `page_path`."""
+        codes = {code.index: code for code in article.shortcodes}
+
+        def replace(match: re.Match) -> str:
+            code = codes[int(match.group(1))]
+            if code.name == "fig":
+                return figure_html(self.figures[(article.source, code.index)], lang, page_path,
+                                   f"fig-{code.index}", self.benchmark_names, self.source_label)
+            if code.name == "claim":
+                return self.claim_html(self.claims[code.args[0]], lang, page_path)
+            raise AssertionError(f"no renderer for shortcode '{code.name}'")  # markup knows every name
+
+        return MARKER.sub(replace, article.html)
+
+
+def bind(articles, context: FigureContext, claims: dict, claim_html: Callable[[object, Language, str], str],
+         source_label: Callable[[str, Language], str]) -> BoundArticles:
+    """Resolve every `fig` and `claim` shortcode of every article; all failures reported together."""
+    problems = Collector()
+    figures = resolve_figures(articles, context, problems)
+    for article in articles:
+        for code in article.shortcodes:
+            if code.name != "claim":
+                continue
+            if len(code.args) != 1 or code.options:
+                problems.error("'claim' takes one claim id: {{< claim ID >}}", article.source, code.line, code.col)
+            elif code.args[0] not in claims:
+                close = difflib.get_close_matches(code.args[0], list(claims), n=3, cutoff=0.5)
+                problems.error(f"unknown claim '{code.args[0]}'", article.source, code.line, code.col,
+                               hint=("did you mean " + " or ".join(f"'{c}'" for c in close) + "?") if close
+                               else "claims of this round: " + (", ".join(sorted(claims)) or "none"))
+    problems.raise_if_any()
+    names = {str(b): str(context.dataset.benchmarks.loc[b, "name"]) for b in context.dataset.benchmarks.index}
+    return BoundArticles(figures, claims, names, source_label, claim_html)

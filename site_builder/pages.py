@@ -15,6 +15,7 @@ from site_builder.config import SiteConfig
 from site_builder.content import Article, translations_of
 from site_builder.data import Dataset
 from site_builder.i18n import Language
+from site_builder.inline import BoundArticles, format_value
 from site_builder.render import served_path
 from site_builder.urls import benchmark_path, result_anchor
 
@@ -59,10 +60,11 @@ def embed_code(config: SiteConfig, chart: Chart) -> str:
             f'title="{html.escape(chart.title)}" loading="lazy" style="width:100%;height:480px;border:0"></iframe>')
 
 
-def article_parts(article: Article, charts_by: dict) -> list[tuple[str, object]]:
-    """The article's HTML split at its chart shortcodes: ("html", text) and ("chart", Chart) parts."""
+def article_parts(article: Article, charts_by: dict, html: str) -> list[tuple[str, object]]:
+    """The article's HTML (its inline figures rendered) split at its chart shortcodes: ("html", text)
+    and ("chart", Chart) parts."""
     parts: list[tuple[str, object]] = []
-    pieces = re.split(r"<!--chart:([a-z0-9-]+)-->", article.html)
+    pieces = re.split(r"<!--chart:([a-z0-9-]+)-->", html)
     for index, piece in enumerate(pieces):
         if index % 2:
             parts.append(("chart", charts_by[(article.lang, piece)]))
@@ -130,6 +132,7 @@ class _Plan:
     round_benchmarks: list[str]
     headline: metrics.Headline
     fastest: pd.DataFrame
+    bound: BoundArticles  # the articles' figures and claims, resolved
 
     @property
     def current(self) -> pd.DataFrame:
@@ -140,7 +143,7 @@ class _Plan:
 
 
 def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, articles: list[Article],
-               charts: list[Chart], updated: dt.date, claims: tuple = ()) -> list[Page]:
+               charts: list[Chart], updated: dt.date, claims: tuple, bound: BoundArticles) -> list[Page]:
     current = dataset.round(config.round)
     round_benchmarks = dataset.benchmarks_in(config.round)
     codes = [lang.code for lang in languages]
@@ -150,7 +153,7 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
     common = {"config": config, "updated": updated,
               "lang_names": {lang.code: lang.native_name for lang in languages}}
     plan = _Plan(config, dataset, articles, {(c.lang, c.id): c for c in charts}, codes, common, round_benchmarks,
-                 metrics.headline(current), metrics.fastest_per_benchmark(current, round_benchmarks))
+                 metrics.headline(current), metrics.fastest_per_benchmark(current, round_benchmarks), bound)
 
     site = [Page("index.html", None, "chooser.html", config.title[config.default_language],
                  plan.every_language(home_path), {**common, "homes": homes}, x_default="index.html")]
@@ -234,7 +237,7 @@ def _article_pages(plan: _Plan, lang: Language) -> list[Page]:
         pages.append(Page(article.path, code, "article.html", article.title,
                           {c: alternates[c] for c in plan.codes if c in alternates}, {
                               **plan.common, "article": article, "translations": translations,
-                              "parts": article_parts(article, plan.charts_by)},
+                              "parts": article_parts(article, plan.charts_by, plan.bound.html(article, lang, article.path))},
                           x_default=alternates.get(config.default_language),
                           og_image=f"og/{code}/articles/{article.slug}.png",
                           card=(article.title, config.title[code], lang.date(article.date))))
@@ -291,11 +294,11 @@ def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
         "verdict": v.verdict,
         "label": claim_stage.verdict_label(v.verdict, lang), "interpretation": text(v.interpretation),
         "caveat": text(v.caveat), "not_checkable": text(v.not_checkable),
-        "context": claim_stage.format_value(v.context.value, v.context.unit, v.context.decimals, lang)
+        "context": format_value(v.context.value, v.context.unit, v.context.decimals, lang)
         if v.context else None,
         "checks": [{
             "figure": c.figure, "asserts": claim_stage.format_bound(c.asserts, lang),
-            "computed": claim_stage.format_value(c.quantity.value, c.quantity.unit, c.quantity.decimals, lang),
+            "computed": format_value(c.quantity.value, c.quantity.unit, c.quantity.decimals, lang),
             "tolerance": claim_stage.format_tolerance(c, lang),
             "opposite": claim_stage.format_bound(c.opposite, lang) if c.opposite else None,
             "outcome": c.outcome, "outcome_label": claim_stage.verdict_label(c.outcome, lang),
