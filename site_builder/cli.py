@@ -81,15 +81,21 @@ def check(root: Path, strict: bool) -> None:
 @main.command("derive-data")
 @click.option("--source", type=click.Path(exists=True, file_okay=False, path_type=Path), required=True,
               help="Folder of the published results tables (one <round>/results.csv each).")
-@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("data"),
-              show_default=True, help="The project's data folder to write into.")
-def derive_data(source: Path, data_dir: Path) -> None:
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
+              help="Project folder holding site.toml (its round and previous round are derived).")
+@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="The data folder to write into (default: the data folder of site.toml).")
+def derive_data(source: Path, root: Path, data_dir: Path | None) -> None:
     """Regenerate data/rounds/<round>/results.csv from the published tables."""
+    from site_builder.config import load_config
     from site_builder.derive import write_derived
     from site_builder.errors import SiteError
+    from site_builder.hardware import load_hardware
 
     try:
-        written = write_derived(source, data_dir)
+        config = load_config(root)
+        hardware = load_hardware(config.data_dir, root)
+        written = write_derived(source, data_dir or config.data_dir, config.rounds, hardware)
     except SiteError as error:
         _fail(error, "derivation failed", "; nothing was written")
     for path in written:

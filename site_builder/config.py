@@ -27,12 +27,18 @@ class SiteConfig:
     absolute URLs: sitemap, feeds, canonical links, the 404 page."""
     round: str
     """The MLPerf round the site reports on, e.g. "v6.0"."""
-    previous_round: str
-    """The round to compare against, e.g. "v5.1"."""
+    previous_round: str | None
+    """The round to compare against, e.g. "v5.1"; optional: without it the site has no round-over-round
+    comparisons."""
     content_dir: Path
     data_dir: Path
     templates_dir: Path
     locales_dir: Path
+
+    @property
+    def rounds(self) -> list[str]:
+        """The rounds whose data the site reads: the round, then the previous round when there is one."""
+        return [self.round] + ([self.previous_round] if self.previous_round else [])
 
     def content_path(self, lang: str) -> Path:
         return self.content_dir / lang
@@ -45,7 +51,7 @@ _SCHEMA: dict[str, tuple[type, bool, str]] = {
     "default_language": (str, True, "language of the x-default pages"),
     "base_url": (str, True, "absolute URL the site is served from"),
     "round": (str, True, "the round reported on"),
-    "previous_round": (str, True, "the round compared against"),
+    "previous_round": (str, False, "the round compared against (optional)"),
     "content_dir": (str, False, "folder of Markdown articles (default: content)"),
     "data_dir": (str, False, "folder of CSV data (default: data)"),
     "templates_dir": (str, False, "folder of Jinja2 templates (default: templates)"),
@@ -115,7 +121,7 @@ def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
         problems.error(f"'default_language' {raw['default_language']!r} is not in 'languages'",
                        shown, _line_of(text, "default_language"))
     for key in ("round", "previous_round"):
-        if not _ROUND.match(raw[key]):
+        if key in raw and not _ROUND.match(raw[key]):
             problems.error(f"'{key}' must look like v6.0, not {raw[key]!r}", shown, _line_of(text, key))
     for lang, title in raw["title"].items():
         if lang not in languages:
@@ -145,6 +151,6 @@ def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
         default_language=raw["default_language"],
         base_url=url,
         round=raw["round"],
-        previous_round=raw["previous_round"],
+        previous_round=raw.get("previous_round"),
         **dirs,
     )
