@@ -95,8 +95,10 @@ def scaling_efficiency(small: pd.Series, large: pd.Series) -> float:
 
 def round_over_round(current: pd.DataFrame, previous: pd.DataFrame) -> pd.DataFrame:
     """Best time per benchmark present in both rounds, the speed-up previous / current, and whether the
-    two fastest results compare like with like: same scale, same accelerator, and no unscored result
-    that could reverse the direction (an unscored result can only be faster than the fastest known)."""
+    two fastest results compare like with like: same scale, same accelerator, and not mostly unscored
+    where unscored results could reverse the direction (an unscored result can only be faster than the
+    fastest known: a "slower" point is in doubt when most of the current round is unscored, a "faster"
+    one when most of the previous round is)."""
     now = fastest_per_benchmark(current).set_index("benchmark")
     before = fastest_per_benchmark(previous).set_index("benchmark")
     shared = [b for b in now.index if b in before.index]
@@ -104,22 +106,25 @@ def round_over_round(current: pd.DataFrame, previous: pd.DataFrame) -> pd.DataFr
     for benchmark in shared:
         cur, prev = now.loc[benchmark], before.loc[benchmark]
         speedup = prev["score_minutes"] / cur["score_minutes"]
+        previous_results = int((previous["benchmark"] == benchmark).sum())
+        current_results = int((current["benchmark"] == benchmark).sum())
         rows.append({
             "benchmark": benchmark,
             "previous_minutes": prev["score_minutes"], "previous_system": prev.get("system_id"),
             "previous_submitter": prev.get("submitter"), "previous_accelerators": prev.get("total_accelerators"),
             "previous_accelerator": prev.get("accelerator"),
-            "previous_results": int((previous["benchmark"] == benchmark).sum()),
+            "previous_results": previous_results,
             "previous_unscored": int(prev["unscored"]),
             "current_minutes": cur["score_minutes"], "current_system": cur.get("system_id"),
             "current_submitter": cur.get("submitter"), "current_accelerators": cur.get("total_accelerators"),
             "current_accelerator": cur.get("accelerator"),
-            "current_results": int((current["benchmark"] == benchmark).sum()),
+            "current_results": current_results,
             "current_unscored": int(cur["unscored"]),
             "speedup": speedup,
             "different_scale": prev.get("total_accelerators") != cur.get("total_accelerators"),
             "different_accelerator": prev.get("accelerator") != cur.get("accelerator"),
-            "incomplete": bool((speedup < 1 and cur["unscored"] > 0) or (speedup > 1 and prev["unscored"] > 0)),
+            "incomplete": bool((speedup < 1 and cur["unscored"] * 2 > current_results)
+                               or (speedup > 1 and prev["unscored"] * 2 > previous_results)),
             "previous_source": prev.get("score_source"), "current_source": cur.get("score_source"),
         })
     return pd.DataFrame(rows)

@@ -161,15 +161,15 @@ def _caveats(lang: Language, row, previous: str, current: str) -> list[str]:
     _ = lang.gettext
     reasons = []
     if row["different_scale"]:
-        reasons.append(_("different scale (%(before)s → %(after)s accelerators)") % {
+        reasons.append(_("different scale: %(before)s → %(after)s") % {
             "before": lang.number(int(row["previous_accelerators"])),
             "after": lang.number(int(row["current_accelerators"]))})
     if row["different_accelerator"]:
-        reasons.append(_("different accelerator (%(before)s → %(after)s)") % {
+        reasons.append(_("different chip: %(before)s → %(after)s") % {
             "before": row["previous_accelerator"], "after": row["current_accelerator"]})
     if row["incomplete"]:
         late = row["speedup"] < 1
-        reasons.append(_("%(unscored)s of %(total)s %(round)s results unscored") % {
+        reasons.append(_("%(unscored)s of %(total)s unscored in %(round)s") % {
             "unscored": lang.number(int(row["current_unscored"] if late else row["previous_unscored"])),
             "total": lang.number(int(row["current_results"] if late else row["previous_results"])),
             "round": current if late else previous})
