@@ -26,9 +26,9 @@ class SiteConfig:
     """Absolute URL the site is served from (ends with "/"); used only where the web needs
     absolute URLs: sitemap, feeds, canonical links, the 404 page."""
     round: str
-    """The MLPerf round the site reports on, e.g. "v6.0"."""
+    """The MLPerf round the site reports on: its folder in data/rounds/, "v" and two numbers."""
     previous_round: str | None
-    """The round to compare against, e.g. "v5.1"; optional: without it the site has no round-over-round
+    """The round to compare against, in the same form; optional: without it the site has no round-over-round
     comparisons."""
     content_dir: Path
     data_dir: Path
@@ -122,7 +122,7 @@ def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
                        shown, _line_of(text, "default_language"))
     for key in ("round", "previous_round"):
         if key in raw and not _ROUND.match(raw[key]):
-            problems.error(f"'{key}' must look like v6.0, not {raw[key]!r}", shown, _line_of(text, key))
+            problems.error(f"'{key}' must be 'v' and two numbers (like v1.0), not {raw[key]!r}", shown, _line_of(text, key))
     for lang, title in raw["title"].items():
         if lang not in languages:
             problems.error(f"unknown key '{lang}' in [title]: not one of 'languages'",

@@ -47,9 +47,9 @@ class ChartsDeclaration:
 @dataclass(frozen=True)
 class RoundInfo:
     name: str
-    """The round's folder name, e.g. "v6.0"."""
+    """The round's folder name in data/rounds/."""
     label: str
-    """How readers see the round named, e.g. "MLPerf Training v6.0"."""
+    """How readers see the round named, e.g. "MLPerf Training" and the round's name."""
     published: dt.date | None = None
     """The day the results were published."""
     announcement: str | None = None

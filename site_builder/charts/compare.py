@@ -18,7 +18,7 @@ def head_to_head_chart_id(challenger: str, reference: str) -> str:
 
 
 def _layouts(lang: Language, rows: pd.DataFrame) -> str:
-    """Which accelerators reach the comparison scale with several nodes, from the data ("GB300: 2 nodes of 4")."""
+    """Which accelerators reach the comparison scale with several nodes, from the data ("X systems are 2 nodes of 4")."""
     multi = rows[rows["number_of_nodes"] > 1]
     parts = []
     for (nodes, per_node), group in multi.groupby(["number_of_nodes", "accelerators_per_node"], sort=True):
