@@ -20,7 +20,7 @@ def export_chart(root: Path, chart_id: str, language: str, form: str, width: int
     catalog = charts.catalog(inputs)
     chart_id = inputs.features.aliases.get(chart_id, chart_id)  # an old id exports its current chart
     if chart_id not in catalog:
-        close = difflib.get_close_matches(chart_id, list(catalog), n=1)
+        close = difflib.get_close_matches(chart_id, [*catalog, *inputs.features.aliases], n=1)
         raise SiteError(Problem(f"unknown chart '{chart_id}'",
                                 hint=f"did you mean '{close[0]}'?" if close else "known: " + ", ".join(catalog)))
     try:
