@@ -25,6 +25,7 @@ class BuildReport:
     files: int
     warnings: tuple[Problem, ...]
     seconds: float
+    notes: tuple[Problem, ...] = ()  # what the round's data does not call for (a chart it has no use for)
 
 
 def build_date(articles: list[content.Article]) -> dt.date:
@@ -69,7 +70,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
 
     dataset = inputs.dataset
     chart_set = chart_catalog.build_charts(inputs, languages)
-    warnings += chart_set.warnings
+    warnings += chart_set.left_out.values()
     if strict and chart_set.left_out:
         raise SiteError([Problem(p.message, p.path, p.line, p.col, p.hint) for p in chart_set.left_out.values()])
     _check_chart_references(articles, chart_set)
@@ -93,7 +94,8 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
 
     output.write_site(files, out_dir)
     return BuildReport(out_dir, config.languages, len([p for p in site_pages if not p.path.startswith("embed/")]),
-                       len(charts), len(files), tuple(warnings), time.perf_counter() - started)
+                       len(charts), len(files), tuple(warnings), time.perf_counter() - started,
+                       tuple(chart_set.notes))
 
 
 def _add_pages(files: output.SiteFiles, site_pages: list[pages.Page], envs: dict, config: SiteConfig) -> None:

@@ -43,7 +43,7 @@ def build(root: Path, out: Path | None, base_url: str | None, strict: bool) -> N
         report = build_site(root, out, base_url, strict)
     except SiteError as error:
         _fail(error)
-    for warning in report.warnings:
+    for warning in [*report.notes, *report.warnings]:
         click.echo(str(warning), err=True)
     click.echo(f"built {report.out_dir}: {len(report.languages)} languages ({', '.join(report.languages)}), "
                f"{report.pages} pages, {report.charts} charts, {len(report.warnings)} warnings, "

@@ -18,6 +18,7 @@ from site_builder.content import Article, translations_of
 from site_builder.data import Dataset
 from site_builder.i18n import Language
 from site_builder.render import served_path
+from site_builder.rounds import load_round_info
 
 
 @dataclass(frozen=True)
@@ -210,8 +211,6 @@ def _home_page(plan: _Plan, lang: Language) -> Page:
 
 def round_label(config: SiteConfig) -> str:
     """How readers see the round named (round.toml's label, else the round's name)."""
-    from site_builder.rounds import load_round_info
-
     return load_round_info(config.data_dir, config.round, config.root).label
 
 

@@ -65,10 +65,6 @@ class ChartSet:
     notes: list[Problem]
     aliases: dict[str, str]  # old id -> current id, for charts that were built
 
-    @property
-    def warnings(self) -> list[Problem]:
-        return [*self.notes, *self.left_out.values()]
-
     def ids(self) -> list[str]:
         return list(dict.fromkeys(chart.id for chart in self.charts))
 
