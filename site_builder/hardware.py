@@ -83,6 +83,14 @@ class Hardware:
                                f"data/{self.accelerators_file}, not {row['accelerator_vendor']!r}", *where)
 
 
+def ink_on(colour: str) -> str:
+    """Black or white, whichever reads better on `colour` (WCAG relative luminance)."""
+    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return "#000000" if (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) else "#FFFFFF"
+
+
 def _rows(path: Path, columns: tuple[str, ...], shown: str, problems: Collector) -> list[tuple[int, dict]]:
     """(line, row) pairs of a small CSV; a missing column or empty cell is an error naming the line."""
     if not path.is_file():

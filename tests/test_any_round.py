@@ -283,3 +283,10 @@ def test_bad_accelerator_tables_are_errors_with_lines(tmp_path):
     assert "accelerators.csv:3: error: family 'Blackwell' has colour #56B4E9 on line 2, not #0072B2" in text
     assert "accelerators.csv:4: error: vendor 'Nobody' has no row" in text
     assert "accelerators.csv:5: error: pattern '([' is not a regular expression" in text
+
+
+def test_text_on_a_coloured_bar_takes_the_ink_that_reads_better():
+    from site_builder.hardware import ink_on
+
+    assert ink_on("#56B4E9") == "#000000"  # white on sky blue is about 2:1
+    assert ink_on("#0072B2") == "#FFFFFF"

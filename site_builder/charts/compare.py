@@ -10,6 +10,7 @@ from slugify import slugify
 from site_builder import metrics
 from site_builder.charts.base import (ChartDraft, ChartFactory, ChartInputs, Column, NoData, accelerator_encodings,
                                       minutes_axis, result_columns, result_tooltip)
+from site_builder.hardware import ink_on
 from site_builder.i18n import Language
 
 
@@ -117,8 +118,10 @@ def head_to_head(challenger: str, reference: str) -> ChartFactory:
             color=accelerator_encodings(inputs, lang, rows["accelerator"], shape=False)["color"],
             tooltip=[*result_tooltip(lang), alt.Tooltip("relative:Q", title=_("Relative to %(reference)s") % {
                 "reference": reference}, format=".1%")])
-        names = base.mark_text(align="left", dx=4, fontSize=11, color="white").encode(
-            x=alt.datum(0), y=y, yOffset=offset, text=alt.Text("accelerator:N"))
+        names = alt.Chart(rows.assign(ink=[ink_on(inputs.hardware.accelerators[a].colour)
+                                           for a in rows["accelerator"]])).mark_text(
+            align="left", dx=4, fontSize=11).encode(x=alt.datum(0), y=y, yOffset=offset,
+                                                    text=alt.Text("accelerator:N"), color=alt.Color("ink:N", scale=None))
         gap_text = base.mark_text(align="left", dx=6, fontSize=11).encode(
             x=x, y=y, yOffset=offset, text=alt.Text("minutes_label:N"))
         chart = alt.layer(bars, names, gap_text).properties(width="container", height=max(120, 70 * len(pairs)))

@@ -9,6 +9,7 @@ from site_builder import metrics
 from site_builder.charts.base import (CHART_HEIGHT, ChartDraft, ChartFactory, ChartInputs, Column, NoData,
                                       accelerator_encodings, accelerators_axis, extremes, minutes_axis,
                                       result_columns, result_tooltip)
+from site_builder.hardware import SHAPES
 from site_builder.i18n import Language
 
 
@@ -30,10 +31,10 @@ def scaling(benchmark: str) -> ChartFactory:
         y = minutes_axis(lang, rows["score_minutes"])
         colour = accelerator_encodings(inputs, lang, rows["accelerator"], shape=False)["color"]
         submitters = sorted(set(rows["submitter"]))
+        # Colour is the accelerator's (as in every chart); the shape tells submitters apart.
         shape = alt.Shape("submitter:N", title=_("Submitter"), legend=alt.Legend(orient="bottom", columns=3),
-                          scale=alt.Scale(domain=submitters, range=["circle", "square", "triangle-up", "diamond",
-                                                                    "triangle-down", "cross"][:len(submitters)]
-                                          if len(submitters) <= 6 else alt.Undefined))
+                          scale=alt.Scale(domain=submitters, range=[SHAPES[i % len(SHAPES)]
+                                                                    for i in range(len(submitters))]))
         tooltip = result_tooltip(lang, [alt.Tooltip("efficiency_vs_previous:Q",
                                                     title=_("Scaling efficiency vs the previous point"), format=".1%")])
         base = alt.Chart(rows)
