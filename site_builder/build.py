@@ -166,6 +166,8 @@ def _add_chart_files(files: output.SiteFiles, charts: list[chart_catalog.Chart],
         for chart_id in [chart.id, *old_ids.get(chart.id, [])]:
             files.add(f"charts/{chart.lang}/{chart_id}.vl.json", spec)
             files.add(f"charts/{chart.lang}/{chart_id}.svg", svg)
+            if chart_id != chart.id:  # the current id's PNG is its page's Open Graph image, added with the page
+                files.add(f"charts/{chart.lang}/{chart_id}.png", images.chart_png(chart.spec))
             csv_path = f"data/{chart_id}.csv"
             if csv_path not in files:
                 files.add(csv_path, buffer.getvalue())

@@ -213,8 +213,10 @@ def test_old_chart_ids_lead_to_the_new_chart(mini_site):
         assert '<a href="../scaling-deepseekv3-671b/index.html">' in page
         embed = (out / "embed" / lang / "deepseek-scaling.html").read_text()
         assert 'url=scaling-deepseekv3-671b.html' in embed
-        assert (out / "charts" / lang / "deepseek-scaling.vl.json").read_bytes() == (
-            out / "charts" / lang / "scaling-deepseekv3-671b.vl.json").read_bytes()
+        for suffix in (".vl.json", ".svg", ".png"):
+            assert (out / "charts" / lang / f"deepseek-scaling{suffix}").read_bytes() == (
+                out / "charts" / lang / f"scaling-deepseekv3-671b{suffix}").read_bytes()
+    assert (out / "data/deepseek-scaling.csv").read_bytes() == (out / "data/scaling-deepseekv3-671b.csv").read_bytes()
     assert "deepseek-scaling" not in (out / "sitemap.xml").read_text()
     # an article still naming the old id is told the new one
     article = mini_site / "content/en/hello.md"
