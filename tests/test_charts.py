@@ -124,7 +124,7 @@ def test_unscored_results_are_counted_not_plotted(charts):
 
 def test_scaling_has_ideal_reference_and_log_scales(charts):
     en = charts[("scaling-deepseekv3-671b", "en")]
-    ideal, measured, points, efficiency = en.spec["layer"]
+    ideal, measured, _points, efficiency = en.spec["layer"]
     assert efficiency["mark"]["type"] == "text"  # efficiency labelled between points
     assert ideal["mark"]["strokeDash"] and ideal["encoding"]["y"]["field"] == "ideal_minutes"
     assert measured["encoding"]["x"]["scale"]["type"] == "log"

@@ -18,11 +18,29 @@ from pathlib import Path
 import altair as alt
 import pandas as pd
 
-from site_builder.charts.base import ChartDraft, ChartFactory, ChartInputs, Column, NoData, title_params, unscored_note
+from site_builder.charts.base import (
+    ChartDraft,
+    ChartFactory,
+    ChartInputs,
+    Column,
+    NoData,
+    title_params,
+    unscored_note,
+)
 from site_builder.charts.benchmark import benchmark_chart_id, benchmark_results
-from site_builder.charts.compare import accelerator_comparison, head_to_head, head_to_head_chart_id, round_over_round
+from site_builder.charts.compare import (
+    accelerator_comparison,
+    head_to_head,
+    head_to_head_chart_id,
+    round_over_round,
+)
 from site_builder.charts.features import Features, check_aliases, resolve_features
-from site_builder.charts.overview import fastest_per_benchmark, gpu_minutes, participation, scale_distribution
+from site_builder.charts.overview import (
+    fastest_per_benchmark,
+    gpu_minutes,
+    participation,
+    scale_distribution,
+)
 from site_builder.charts.scaling import scaling, scaling_chart_id
 from site_builder.data import Dataset
 from site_builder.errors import Collector, Problem, SiteError
@@ -129,7 +147,7 @@ def build_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lang:
         return _build_chart(chart_id, factory, inputs, lang)
     except (NoData, SiteError):
         raise
-    except Exception as error:  # never a traceback
+    except Exception as error:  # noqa: BLE001 - the stage's error boundary: never a traceback
         message = str(error).strip().splitlines()[0][:300] if str(error).strip() else ""
         raise SiteError(Problem(f"chart '{chart_id}' ({lang.code}) could not be built: "
                                 f"{type(error).__name__}: {message}")) from None

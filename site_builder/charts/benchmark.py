@@ -6,8 +6,18 @@ import altair as alt
 from slugify import slugify
 
 from site_builder import metrics
-from site_builder.charts.base import (CHART_HEIGHT, ChartDraft, ChartFactory, ChartInputs, accelerator_encodings,
-                                      accelerators_axis, extremes, minutes_axis, result_columns, result_tooltip)
+from site_builder.charts.base import (
+    CHART_HEIGHT,
+    ChartDraft,
+    ChartFactory,
+    ChartInputs,
+    accelerator_encodings,
+    accelerators_axis,
+    extremes,
+    minutes_axis,
+    result_columns,
+    result_tooltip,
+)
 from site_builder.i18n import Language
 
 

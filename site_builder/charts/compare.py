@@ -8,8 +8,17 @@ import pandas as pd
 from slugify import slugify
 
 from site_builder import metrics
-from site_builder.charts.base import (ChartDraft, ChartFactory, ChartInputs, Column, NoData, accelerator_encodings,
-                                      minutes_axis, result_columns, result_tooltip)
+from site_builder.charts.base import (
+    ChartDraft,
+    ChartFactory,
+    ChartInputs,
+    Column,
+    NoData,
+    accelerator_encodings,
+    minutes_axis,
+    result_columns,
+    result_tooltip,
+)
 from site_builder.hardware import ink_on
 from site_builder.i18n import Language
 

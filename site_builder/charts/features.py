@@ -37,7 +37,10 @@ def resolve_features(info: RoundInfo, dataset: Dataset, round_name: str, hardwar
                      problems: Collector) -> Features:
     """The round's features; errors (unknown names in [charts]) go to `problems` with file:line."""
     declared = info.charts or ChartsDeclaration(path="")
-    where = lambda key: (declared.path, declared.lines.get(key))  # noqa: E731
+
+    def where(key: str) -> tuple[str, int | None]:
+        return declared.path, declared.lines.get(key)
+
     current = dataset.round(round_name)
     order = dataset.benchmarks_in(round_name)
     known_benchmarks = set(dataset.benchmarks.index)
@@ -70,7 +73,8 @@ def resolve_features(info: RoundInfo, dataset: Dataset, round_name: str, hardwar
 
     pair = declared.head_to_head
     if pair is not None:
-        if not all([check_accelerator(a, "head_to_head") for a in pair]):
+        known = [check_accelerator(a, "head_to_head") for a in pair]  # both checked, both reported
+        if not all(known):
             pair = None
     else:
         pair = metrics.head_to_head_pair(current, hardware.vendor_of, scale, order)

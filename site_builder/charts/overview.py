@@ -5,8 +5,20 @@ from __future__ import annotations
 import altair as alt
 
 from site_builder import metrics
-from site_builder.charts.base import (CHART_HEIGHT, ChartDraft, ChartInputs, Column, NoData, accelerator_encodings,
-                                      counted_from, minutes_axis, result_columns, result_tooltip, vendor_color, who)
+from site_builder.charts.base import (
+    CHART_HEIGHT,
+    ChartDraft,
+    ChartInputs,
+    Column,
+    NoData,
+    accelerator_encodings,
+    counted_from,
+    minutes_axis,
+    result_columns,
+    result_tooltip,
+    vendor_color,
+    who,
+)
 from site_builder.i18n import Language
 
 

@@ -6,9 +6,20 @@ import altair as alt
 from slugify import slugify
 
 from site_builder import metrics
-from site_builder.charts.base import (CHART_HEIGHT, ChartDraft, ChartFactory, ChartInputs, Column, NoData,
-                                      accelerator_encodings, accelerators_axis, extremes, minutes_axis,
-                                      result_columns, result_tooltip)
+from site_builder.charts.base import (
+    CHART_HEIGHT,
+    ChartDraft,
+    ChartFactory,
+    ChartInputs,
+    Column,
+    NoData,
+    accelerator_encodings,
+    accelerators_axis,
+    extremes,
+    minutes_axis,
+    result_columns,
+    result_tooltip,
+)
 from site_builder.hardware import SHAPES
 from site_builder.i18n import Language
 
