@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder import assets, charts as chart_catalog, claims, content, data, figures, i18n, images, inline, output, pages, render
+from site_builder import assets, charts as chart_catalog, claims, content, figures, i18n, images, inline, output, pages, render
 from site_builder.config import SiteConfig, load_config
 from site_builder.errors import Collector, Problem, SiteError
 
@@ -25,6 +25,7 @@ class BuildReport:
     files: int
     warnings: tuple[Problem, ...]
     seconds: float
+    notes: tuple[Problem, ...] = ()  # what the round's data does not call for (a chart it has no use for)
 
 
 def build_date(articles: list[content.Article]) -> dt.date:
@@ -59,9 +60,9 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     problems.problems += output.out_dir_problems(out_dir, root, {  # before anything is rendered
         "content": config.content_dir, "data": config.data_dir, "templates": config.templates_dir,
         "locales": config.locales_dir})
-    dataset = articles = None
-    try:
-        dataset = data.load_dataset(config.data_dir, [config.round, config.previous_round], root)
+    inputs = articles = None
+    try:  # results, accelerators and the round's declared chart features, checked against each other
+        inputs = chart_catalog.load_inputs(config.data_dir, config.round, config.previous_round, root)
     except SiteError as error:
         problems.extend(error)
     try:
@@ -73,15 +74,21 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
                               if p.severity == "warning"]
     problems.raise_if_any()
 
-    inputs = chart_catalog.ChartInputs(dataset, config.round, config.previous_round)
-    _check_chart_references(articles, list(chart_catalog.catalog(inputs)))
+    dataset = inputs.dataset
     figure_context = figures.FigureContext(dataset, config.round, config.previous_round)
     verdicts = claims.evaluate_claims(config, figure_context)
     bound = inline.bind(articles, figure_context, {v.id: v for v in verdicts}, claims.render_claim_inline,
                         pages.score_source_label)
-    charts = chart_catalog.build_charts(inputs, languages)
+    chart_set = chart_catalog.build_charts(inputs, languages)
+    warnings += chart_set.left_out.values()
+    if strict and chart_set.left_out:
+        raise SiteError([Problem(p.message, p.path, p.line, p.col, p.hint) for p in chart_set.left_out.values()])
+    _check_chart_references(articles, chart_set)
+    charts = chart_set.charts
     updated = build_date(articles)
-    site_pages = pages.plan_pages(config, languages, dataset, articles, charts, updated, verdicts, bound)
+    site_pages = pages.plan_pages(config, languages, dataset, articles, charts, updated, inputs.features,
+                                  verdicts, bound)
+    site_pages += pages.alias_pages(config, languages, chart_set.aliases, charts)
 
     files = output.SiteFiles()
     theme = assets.theme_assets(config.templates_dir)
@@ -92,7 +99,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     envs = {lang.code: render.environment(config.templates_dir, lang, {"assets": asset_paths}, {
         "source_label": lambda source, lang=lang: pages.score_source_label(source, lang)}) for lang in languages}
 
-    _add_chart_files(files, charts)
+    _add_chart_files(files, charts, chart_set.aliases)
     _add_pages(files, site_pages, envs, config)
     _add_feeds_and_indexes(files, site_pages, envs, config, articles, charts, updated, bound,
                            {lang.code: lang for lang in languages})
@@ -100,7 +107,8 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     output.write_site(files, out_dir)
     images.trim_render_cache(cache_limit)
     return BuildReport(out_dir, config.languages, len([p for p in site_pages if not p.path.startswith("embed/")]),
-                       len(charts), len(files), tuple(warnings), time.perf_counter() - started)
+                       len(charts), len(files), tuple(warnings), time.perf_counter() - started,
+                       tuple(chart_set.notes))
 
 
 def _add_pages(files: output.SiteFiles, site_pages: list[pages.Page], envs: dict, config: SiteConfig) -> None:
@@ -143,27 +151,45 @@ def _add_feeds_and_indexes(files: output.SiteFiles, site_pages: list[pages.Page]
         "page": pages.Page("robots.txt", None, "robots.txt", "", {}), "config": config}))
 
 
-def _check_chart_references(articles: list[content.Article], known: list[str]) -> None:
-    """Every {{< chart ID >}} names a chart of the catalog; suggest the closest id otherwise."""
+def _check_chart_references(articles: list[content.Article], chart_set: chart_catalog.ChartSet) -> None:
+    """Every {{< chart ID >}} names a built chart: a left-out chart says why, a renamed one its new id,
+    an unknown one the closest id."""
+    known = chart_set.ids()
     problems = Collector()
     for article in articles:
         for chart_id, line in article.charts:
-            if chart_id not in known:
+            if chart_id in known:
+                continue
+            if chart_id in chart_set.left_out:
+                problems.error(f"chart '{chart_id}' is left out of this build", article.source, line,
+                               hint=chart_set.left_out[chart_id].message)
+            elif chart_id in chart_set.aliases:
+                problems.error(f"chart '{chart_id}' is now called '{chart_set.aliases[chart_id]}'", article.source,
+                               line, hint=f"write {{{{< chart {chart_set.aliases[chart_id]} >}}}}")
+            else:
                 close = difflib.get_close_matches(chart_id, known, n=1)
                 problems.error(f"unknown chart '{chart_id}'", article.source, line,
                                hint=f"did you mean '{close[0]}'?" if close else "known: " + ", ".join(known))
     problems.raise_if_any()
 
 
-def _add_chart_files(files: output.SiteFiles, charts: list[chart_catalog.Chart]) -> None:
+def _add_chart_files(files: output.SiteFiles, charts: list[chart_catalog.Chart], aliases: dict[str, str]) -> None:
     """Spec (JSON) and static SVG per chart and language; the plotted rows once per chart as CSV
-    (from the first language: the rows are the same, only generated labels differ)."""
+    (from the first language: the rows are the same, only generated labels differ). A renamed chart's
+    old id gets the same files, so links to them keep working."""
+    old_ids = {}
+    for old, new in aliases.items():
+        old_ids.setdefault(new, []).append(old)
     for chart in charts:
-        files.add(f"charts/{chart.lang}/{chart.id}.vl.json",
-                  json.dumps(chart.spec, ensure_ascii=False, indent=1, allow_nan=False) + "\n")
-        files.add(f"charts/{chart.lang}/{chart.id}.svg", images.chart_svg(chart.spec))
-        csv_path = f"data/{chart.id}.csv"
-        if csv_path not in files:
-            buffer = io.StringIO()
-            chart.rows.to_csv(buffer, index=False, lineterminator="\n")
-            files.add(csv_path, buffer.getvalue())
+        spec = json.dumps(chart.spec, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
+        svg = images.chart_svg(chart.spec)
+        buffer = io.StringIO()
+        chart.rows.to_csv(buffer, index=False, lineterminator="\n")
+        for chart_id in [chart.id, *old_ids.get(chart.id, [])]:
+            files.add(f"charts/{chart.lang}/{chart_id}.vl.json", spec)
+            files.add(f"charts/{chart.lang}/{chart_id}.svg", svg)
+            if chart_id != chart.id:  # the current id's PNG is its page's Open Graph image, added with the page
+                files.add(f"charts/{chart.lang}/{chart_id}.png", images.chart_png(chart.spec))
+            csv_path = f"data/{chart_id}.csv"
+            if csv_path not in files:
+                files.add(csv_path, buffer.getvalue())

@@ -44,7 +44,7 @@ NAME_COLUMNS = {"benchmarks": ("name", "model"),
 
 
 def data_names(dataset) -> set[str]:
-    """Names in the data that contain numbers (Llama 3.1 405B, B200 8x8): not typed results in prose."""
+    """Names in the data that contain numbers (a model "Llama 3.1 405B", a system "X100 8x8"): not typed results in prose."""
     names = set()
     for table, columns in NAME_COLUMNS.items():
         frame = getattr(dataset, table)

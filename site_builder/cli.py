@@ -44,7 +44,7 @@ def build(root: Path, out: Path | None, base_url: str | None, strict: bool) -> N
         report = build_site(root, out, base_url, strict)
     except SiteError as error:
         _fail(error)
-    for warning in report.warnings:
+    for warning in [*report.notes, *report.warnings]:
         click.echo(str(warning), err=True)
     click.echo(f"built {report.out_dir}: {len(report.languages)} languages ({', '.join(report.languages)}), "
                f"{report.pages} pages, {report.charts} charts, "
@@ -96,15 +96,21 @@ def check(root: Path, strict: bool) -> None:
 @main.command("derive-data")
 @click.option("--source", type=click.Path(exists=True, file_okay=False, path_type=Path), required=True,
               help="Folder of the published results tables (one <round>/results.csv each).")
-@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("data"),
-              show_default=True, help="The project's data folder to write into.")
-def derive_data(source: Path, data_dir: Path) -> None:
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
+              help="Project folder holding site.toml (its round and previous round are derived).")
+@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="The data folder to write into (default: the data folder of site.toml).")
+def derive_data(source: Path, root: Path, data_dir: Path | None) -> None:
     """Regenerate data/rounds/<round>/results.csv from the published tables."""
+    from site_builder.config import load_config
     from site_builder.derive import write_derived
     from site_builder.errors import SiteError
+    from site_builder.hardware import load_hardware
 
     try:
-        written = write_derived(source, data_dir)
+        config = load_config(root)
+        hardware = load_hardware(config.data_dir, root)
+        written = write_derived(source, data_dir or config.data_dir, config.rounds, hardware)
     except SiteError as error:
         _fail(error, "derivation failed", "; nothing was written")
     for path in written:
@@ -163,12 +169,21 @@ def chart(chart_id: str, language: str, form: str, output: Path | None, width: i
               help="CSV file to write (replaced), '-' for standard output (default: data/rounds/ROUND/results.csv).")
 @click.option("--ruleset", default=None, help="mlperf-logging rules version (default: from the round, vX.Y -> X.Y.0).")
 @click.option("--strict", is_flag=True, help="Exit 1 when any result could not be scored.")
-def ingest(path: Path, round_name: str, out: Path | None, ruleset: str | None, strict: bool) -> None:
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
+              help="Project folder holding site.toml (its data/accelerators.csv names the accelerators).")
+def ingest(path: Path, round_name: str, out: Path | None, ruleset: str | None, strict: bool, root: Path) -> None:
     """Score a results repository in the official MLCommons training layout (PATH) into a results CSV."""
+    from site_builder.config import load_config
     from site_builder.errors import Problem, SiteError
+    from site_builder.hardware import load_hardware
     from site_builder.ingest import ingest_results
 
-    out = out or Path("data") / "rounds" / round_name / "results.csv"
+    try:
+        config = load_config(root)
+        hardware = load_hardware(config.data_dir, root)
+    except SiteError as error:
+        _fail(error, "ingest failed", "; nothing was written")
+    out = out or config.data_dir / "rounds" / round_name / "results.csv"
     with contextlib.ExitStack() as stack:
         bar = None
 
@@ -184,7 +199,8 @@ def ingest(path: Path, round_name: str, out: Path | None, ruleset: str | None, s
                 bar.render_progress()
 
         try:
-            report = ingest_results(path, round_name, ruleset, progress if sys.stderr.isatty() else None)
+            report = ingest_results(path, round_name, hardware, ruleset,
+                                    progress if sys.stderr.isatty() else None)
         except SiteError as error:
             stack.close()
             _fail(error, "ingest failed", "; nothing was written")

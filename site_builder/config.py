@@ -27,13 +27,19 @@ class SiteConfig:
     """Absolute URL the site is served from (ends with "/"); used only where the web needs
     absolute URLs: sitemap, feeds, canonical links, the 404 page."""
     round: str
-    """The MLPerf round the site reports on, e.g. "v6.0"."""
-    previous_round: str
-    """The round to compare against, e.g. "v5.1"."""
+    """The MLPerf round the site reports on: its folder in data/rounds/, "v" and two numbers."""
+    previous_round: str | None
+    """The round to compare against, in the same form; optional: without it the site has no round-over-round
+    comparisons."""
     content_dir: Path
     data_dir: Path
     templates_dir: Path
     locales_dir: Path
+
+    @property
+    def rounds(self) -> list[str]:
+        """The rounds whose data the site reads: the round, then the previous round when there is one."""
+        return [self.round] + ([self.previous_round] if self.previous_round else [])
 
     def content_path(self, lang: str) -> Path:
         return self.content_dir / lang
@@ -46,7 +52,7 @@ _SCHEMA: dict[str, tuple[type, bool, str]] = {
     "default_language": (str, True, "language of the x-default pages"),
     "base_url": (str, True, "absolute URL the site is served from"),
     "round": (str, True, "the round reported on"),
-    "previous_round": (str, True, "the round compared against"),
+    "previous_round": (str, False, "the round compared against (optional)"),
     "content_dir": (str, False, "folder of Markdown articles (default: content)"),
     "data_dir": (str, False, "folder of CSV data (default: data)"),
     "templates_dir": (str, False, "folder of Jinja2 templates (default: templates)"),
@@ -159,7 +165,8 @@ def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
                        shown, _line_of(text, "default_language"))
     for key in ("round", "previous_round"):
         if key in valid and not _ROUND.match(valid[key]):
-            problems.error(f"'{key}' must look like v6.0, not {valid[key]!r}", shown, _line_of(text, key))
+            problems.error(f"'{key}' must be 'v' and two numbers (like v1.0), not {valid[key]!r}", shown,
+                           _line_of(text, key))
     if "round" in valid and valid.get("previous_round") == valid["round"]:
         problems.error(f"'previous_round' is the same round as 'round' ({valid['round']}); "
                        "a round cannot be compared with itself", shown, _line_of(text, "previous_round"))
@@ -197,6 +204,6 @@ def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
         default_language=raw["default_language"],
         base_url=url,
         round=raw["round"],
-        previous_round=raw["previous_round"],
+        previous_round=raw.get("previous_round"),
         **dirs,
     )

@@ -38,8 +38,7 @@ _CHOICES = {
     "division": {"closed", "open"},
     "availability": {"available", "preview", "rdi", ""},
     "hosting": {"cloud", "on-premise", ""},
-    "accelerator_vendor": {"NVIDIA", "AMD", "Google", "Intel", "other"},
-}
+}  # accelerator_vendor is checked against data/vendors.csv (site_builder/hardware.py)
 
 BENCHMARK_SCHEMA = {
     "id": "str", "name": "str", "model": "str", "total_parameters_b": "float",

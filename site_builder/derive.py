@@ -3,20 +3,20 @@
 The source is the tidy MLPerf Training table set (one `results.csv` per round, see
 ../shared/data/mlperf-training/README.md). Derivation keeps every figure as written in the
 source (no float round-trip), keeps each score's `score_source`, and adds the normalized
-accelerator name and vendor that the site groups by. Rows are sorted so the output is stable.
+accelerator name and vendor that the site groups by (from data/accelerators.csv: the first row whose
+pattern matches the submitter's model name). The rounds are the configuration's round and previous
+round. Rows are sorted so the output is stable.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import re
 from pathlib import Path
 
 from site_builder import sources
 from site_builder.errors import Collector
-
-ROUNDS = ("v6.0", "v5.1")
+from site_builder.hardware import Hardware
 
 # Derived file columns, in order; documented in data/README.md.
 COLUMNS = (
@@ -27,42 +27,14 @@ COLUMNS = (
     "metadata_source", "notes",
 )
 
-# Marketing names vary between submitters ("B300-SXM-270GB", "B300 Blackwell Ultra GPU"):
-# the first pattern that matches gives the accelerator type that MLCommons counts.
-ACCELERATOR_PATTERNS = (
-    ("GB300", r"\bGB300\b"),
-    ("GB200", r"\bGB200\b"),
-    ("GH200", r"\bGH200\b"),
-    ("B300", r"\bB300\b"),
-    ("B200", r"\bB200\b"),
-    ("H200-NVL", r"\bH200-NVL\b"),
-    ("H200-SXM", r"\bH200-SXM"),
-    ("H100-SXM", r"\bH100-SXM"),
-    ("RTX PRO 6000 Blackwell", r"\bRTX PRO 6000\b"),
-    ("MI355X", r"\bMI355X\b"),
-    ("MI350X", r"\bMI350X\b"),
-    ("MI325X", r"\bMI325X\b"),
-    ("MI300X", r"\bMI300X\b"),
-)
 HOSTING = {"Available cloud": "cloud", "Available on-premise": "on-premise", "": ""}
-
-
-def accelerator_type(model: str) -> str | None:
-    for name, pattern in ACCELERATOR_PATTERNS:
-        if re.search(pattern, model, flags=re.IGNORECASE):
-            return name
-    return None
-
-
-def accelerator_vendor(accelerator: str) -> str:
-    return "AMD" if accelerator.startswith("MI") else "NVIDIA"
 
 
 # Source columns the derivation reads by name; the other output columns are copied when present.
 SOURCE_REQUIRED = ("accelerator_model", "availability_raw", "benchmark", "submitter", "system_id")
 
 
-def derive_round(source_csv: Path, problems: Collector) -> str | None:
+def derive_round(source_csv: Path, hardware: Hardware, problems: Collector) -> str | None:
     """Return the derived CSV text for one round's source table (None when it cannot be read)."""
     shown = source_csv.as_posix()
     text, problem = sources.decode_text(source_csv.read_bytes(), shown)
@@ -83,10 +55,10 @@ def derive_round(source_csv: Path, problems: Collector) -> str | None:
             if None in row or None in row.values():  # DictReader's marks for too many or too few fields
                 problems.error(f"row has a different number of fields than the header ({len(fields)})", *where)
                 continue
-            accelerator = accelerator_type(row["accelerator_model"])
+            accelerator = hardware.accelerator_type(row["accelerator_model"])
             if accelerator is None:
                 problems.error(f"unknown accelerator model {row['accelerator_model']!r}", *where,
-                               hint="add it to ACCELERATOR_PATTERNS in site_builder/derive.py")
+                               hint="add a row whose pattern matches it to data/accelerators.csv")
                 continue
             if row["availability_raw"] not in HOSTING:
                 problems.error(f"unknown availability {row['availability_raw']!r}", *where)
@@ -95,7 +67,7 @@ def derive_round(source_csv: Path, problems: Collector) -> str | None:
                 **{key: row.get(key, "") for key in COLUMNS},
                 "hosting": HOSTING[row["availability_raw"]],
                 "accelerator": accelerator,
-                "accelerator_vendor": accelerator_vendor(accelerator),
+                "accelerator_vendor": hardware.vendor_of(accelerator),
             })
     except csv.Error as exc:
         problems.error(f"unreadable CSV: {exc}", shown, reader.line_num or 1)
@@ -108,25 +80,25 @@ def derive_round(source_csv: Path, problems: Collector) -> str | None:
     return out.getvalue()
 
 
-def derive_all(source_dir: Path) -> dict[str, str]:
+def derive_all(source_dir: Path, rounds: list[str], hardware: Hardware) -> dict[str, str]:
     """Map of data-relative path -> CSV text for every round; all problems reported together."""
     problems = Collector()
     outputs = {}
-    for round_name in ROUNDS:
+    for round_name in rounds:
         source = source_dir / round_name / "results.csv"
         if not source.is_file():
             problems.error(f"missing source table {source}")
             continue
-        derived = derive_round(source, problems)
+        derived = derive_round(source, hardware, problems)
         if derived is not None:
             outputs[f"rounds/{round_name}/results.csv"] = derived
     problems.raise_if_any()
     return outputs
 
 
-def write_derived(source_dir: Path, data_dir: Path) -> list[Path]:
+def write_derived(source_dir: Path, data_dir: Path, rounds: list[str], hardware: Hardware) -> list[Path]:
     written = []
-    for relative, text in derive_all(source_dir).items():
+    for relative, text in derive_all(source_dir, rounds, hardware).items():
         target = data_dir / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8", newline="")

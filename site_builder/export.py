@@ -6,7 +6,7 @@ import difflib
 import json
 from pathlib import Path
 
-from site_builder import charts, data, i18n, images
+from site_builder import charts, i18n, images
 from site_builder.config import load_config
 from site_builder.errors import Problem, SiteError
 
@@ -18,14 +18,17 @@ def export_chart(root: Path, chart_id: str, language: str, form: str, width: int
     lang, found = i18n.load_language(language, config.locales_dir, root)
     if any(problem.severity == "error" for problem in found):
         raise SiteError([problem for problem in found if problem.severity == "error"])
-    dataset = data.load_dataset(config.data_dir, [config.round, config.previous_round], root)
-    inputs = charts.ChartInputs(dataset, config.round, config.previous_round)
+    inputs = charts.load_inputs(config.data_dir, config.round, config.previous_round, root)
     catalog = charts.catalog(inputs)
+    chart_id = inputs.features.aliases.get(chart_id, chart_id)  # an old id exports its current chart
     if chart_id not in catalog:
-        close = difflib.get_close_matches(chart_id, list(catalog), n=1)
+        close = difflib.get_close_matches(chart_id, [*catalog, *inputs.features.aliases], n=1)
         raise SiteError(Problem(f"unknown chart '{chart_id}'",
                                 hint=f"did you mean '{close[0]}'?" if close else "known: " + ", ".join(catalog)))
-    chart = charts.build_chart(chart_id, catalog[chart_id], inputs, lang)
+    try:
+        chart = charts.build_chart(chart_id, catalog[chart_id], inputs, lang)
+    except charts.NoData as reason:
+        raise SiteError(Problem(f"chart '{chart_id}' is left out: {reason}")) from None
     if form == "json":
         return (json.dumps(chart.spec, ensure_ascii=False, indent=1, allow_nan=False) + "\n").encode()
     if form == "svg":

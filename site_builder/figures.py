@@ -12,8 +12,8 @@ Metrics (the README has examples):
   `ratio A B` (A / B);
 - of a round: `organizations`, `results`, `scored-results`, `systems`, `accelerator-types`, `benchmarks`,
   `largest-scale`, `multi-node-share`, optionally restricted by `round=` and column filters such as
-  `hosting=cloud` or `accelerator_vendor=AMD`; `benchmarks-led` counts the benchmarks whose fastest scored
-  result matches the filters (`benchmarks-led accelerator_vendor=NVIDIA`), and names those results.
+  `hosting=cloud` or `accelerator_vendor=Acme`; `benchmarks-led` counts the benchmarks whose fastest scored
+  result matches the filters (`benchmarks-led accelerator_vendor=Acme`), and names those results.
 Options: `decimals=N` rounds for prose (never adds digits the source does not have).
 """
 
@@ -285,7 +285,7 @@ def _round_figure(metric: str, spec: _Metric, options: dict[str, str], context: 
             raise FigureError(f"no {round_name} result has {column}={value}", hint=_suggest(value, values, "values"))
         results = results[results[column].astype(str) == value]
     if metric == "benchmarks-led":
-        # The filters select among the fastest results, not before: "led by NVIDIA" compares with everyone.
+        # The filters select among the fastest results, not before: "led by one vendor" compares with everyone.
         fastest = metrics.fastest_per_benchmark(metrics.scored(everything))
         for column, value in filters:
             fastest = fastest[fastest[column].astype(str) == value]

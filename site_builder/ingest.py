@@ -29,8 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from site_builder.derive import COLUMNS, HOSTING, accelerator_type, accelerator_vendor
+from site_builder.derive import COLUMNS, HOSTING
 from site_builder.errors import Problem, SiteError
+from site_builder.hardware import Hardware
 
 USAGE = "training"
 INSTALL_HINT = "pip install 'site-builder[ingest]'"
@@ -159,7 +160,7 @@ def _format_factor(value: float) -> str:
     return repr(float(value))
 
 
-def _system_columns(desc: dict, system_file: str, problems: list[Problem]) -> dict[str, str]:
+def _system_columns(desc: dict, system_file: str, hardware: Hardware, problems: list[Problem]) -> dict[str, str]:
     """Our system columns from one system description; raises _Failed when a needed field is bad."""
     def text(key: str) -> str:
         value = desc.get(key, "")
@@ -171,12 +172,12 @@ def _system_columns(desc: dict, system_file: str, problems: list[Problem]) -> di
         raise _Failed(f"system description {system_file} has no integer accelerators_per_node and "
                       f"number_of_nodes") from None
     model = text("accelerator_model_name")
-    accelerator = accelerator_type(model)
-    vendor = accelerator_vendor(accelerator) if accelerator else "other"
+    accelerator = hardware.accelerator_type(model)
+    vendor = hardware.vendor_of(accelerator) if accelerator else "other"
     if accelerator is None:
         problems.append(Problem(f"accelerator model {model!r} matches no accelerator type; the row keeps it "
                                 f"as written, with vendor 'other'", system_file, severity="warning",
-                                hint="add a pattern to ACCELERATOR_PATTERNS in site_builder/derive.py"))
+                                hint=f"add a row whose pattern matches it to {hardware.accelerators_file}"))
         accelerator = model
     status = text("status")
     if status not in AVAILABILITY:
@@ -194,7 +195,7 @@ def _system_columns(desc: dict, system_file: str, problems: list[Problem]) -> di
     }
 
 
-def _system(org: Path, system: str, repo: Path, problems: list[Problem]) -> dict[str, str] | str:
+def _system(org: Path, system: str, repo: Path, hardware: Hardware, problems: list[Problem]) -> dict[str, str] | str:
     """A system's columns, or the reason there are none (reported once per system, with its path)."""
     path = org / "systems" / f"{system}.json"
     shown = path.relative_to(repo).as_posix()
@@ -213,7 +214,7 @@ def _system(org: Path, system: str, repo: Path, problems: list[Problem]) -> dict
             problem = Problem(f"unreadable system description: {error}", shown, severity="warning")
     if problem is None:
         try:
-            return _system_columns(desc, shown, problems)
+            return _system_columns(desc, shown, hardware, problems)
         except _Failed as failure:
             problem = Problem(str(failure), shown, severity="warning")
     problems.append(problem)
@@ -296,13 +297,13 @@ def _organizations(repo: Path) -> list[Path]:
     return [folder for folder in sorted(repo.iterdir()) if folder.is_dir() and is_org(folder)]
 
 
-def ingest_results(repo: Path, round_name: str, ruleset: str | None = None,
+def ingest_results(repo: Path, round_name: str, hardware: Hardware, ruleset: str | None = None,
                    progress: Callable[[int, int, str], None] | None = None) -> Ingested:
     """Read every result of an official training results repository (or one submitter's folder).
 
     Each result becomes one row of our schema, sorted by benchmark, submitter and system. A result
     that cannot be scored keeps its row, without a score and with the reason in score_source, and is
-    reported as a warning naming its path. `progress(done, total, label)` is called before each result
+    reported as a warning naming its path. `hardware` (data/accelerators.csv) names the accelerators. `progress(done, total, label)` is called before each result
     (label: the result being scored) and once at the end.
     Raises SiteError when mlperf-logging is missing, the rules are unknown or nothing is found.
     """
@@ -328,7 +329,7 @@ def ingest_results(repo: Path, round_name: str, ruleset: str | None = None,
         if progress is not None:
             progress(index, len(results), shown)
         if system_dir not in systems:
-            systems[system_dir] = _system(org, system, repo, problems)
+            systems[system_dir] = _system(org, system, repo, hardware, problems)
         columns = systems[system_dir]
         row = dict.fromkeys(COLUMNS, "")
         row.update({"round": round_name, "submitter": org.name, "system_id": system, "benchmark": benchmark,

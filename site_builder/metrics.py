@@ -19,8 +19,8 @@ class Headline:
     multi_node_systems: int
     multi_node_share: float
     largest_scale: int
-    largest_scale_system: pd.Series
-    fastest_deepseek: pd.Series | None
+    largest_scale_systems: pd.DataFrame
+    """Every system at the largest scale (ties are named, not hidden), by submitter and system id."""
 
 
 def scored(results: pd.DataFrame) -> pd.DataFrame:
@@ -35,13 +35,8 @@ def systems(results: pd.DataFrame) -> pd.DataFrame:
 def headline(results: pd.DataFrame) -> Headline:
     system_rows = systems(results)
     multi = int((system_rows["number_of_nodes"] > 1).sum())
-    largest = results.sort_values(["total_accelerators", "submitter", "system_id"],
-                                  ascending=[False, True, True]).iloc[0]
-    deepseek = fastest_per_benchmark(results)
-    deepseek = deepseek[deepseek["benchmark"] == "deepseekv3_671b"]
-    fastest_deepseek = None
-    if len(deepseek) and pd.notna(deepseek.iloc[0]["score_minutes"]):
-        fastest_deepseek = deepseek.iloc[0]
+    largest_scale = int(results["total_accelerators"].max()) if len(results) else 0
+    largest = system_rows[system_rows["total_accelerators"] == largest_scale].reset_index(drop=True)
     return Headline(
         organizations=results["submitter"].nunique(),
         systems=len(system_rows),
@@ -50,9 +45,8 @@ def headline(results: pd.DataFrame) -> Headline:
         scored_results=int(results["score_minutes"].notna().sum()),
         multi_node_systems=multi,
         multi_node_share=multi / len(system_rows) if len(system_rows) else 0.0,
-        largest_scale=int(largest["total_accelerators"]),
-        largest_scale_system=largest,
-        fastest_deepseek=fastest_deepseek,
+        largest_scale=largest_scale,
+        largest_scale_systems=largest,
     )
 
 
@@ -100,20 +94,37 @@ def scaling_efficiency(small: pd.Series, large: pd.Series) -> float:
 
 
 def round_over_round(current: pd.DataFrame, previous: pd.DataFrame) -> pd.DataFrame:
-    """Best time per benchmark present in both rounds, and the speed-up previous / current."""
+    """Best time per benchmark present in both rounds, the speed-up previous / current, and whether the
+    two fastest results compare like with like: same scale, same accelerator, and not mostly unscored
+    where unscored results could reverse the direction (an unscored result can only be faster than the
+    fastest known: a "slower" point is in doubt when most of the current round is unscored, a "faster"
+    one when most of the previous round is)."""
     now = fastest_per_benchmark(current).set_index("benchmark")
     before = fastest_per_benchmark(previous).set_index("benchmark")
     shared = [b for b in now.index if b in before.index]
     rows = []
     for benchmark in shared:
         cur, prev = now.loc[benchmark], before.loc[benchmark]
+        speedup = prev["score_minutes"] / cur["score_minutes"]
+        previous_results = int((previous["benchmark"] == benchmark).sum())
+        current_results = int((current["benchmark"] == benchmark).sum())
         rows.append({
             "benchmark": benchmark,
             "previous_minutes": prev["score_minutes"], "previous_system": prev.get("system_id"),
             "previous_submitter": prev.get("submitter"), "previous_accelerators": prev.get("total_accelerators"),
+            "previous_accelerator": prev.get("accelerator"),
+            "previous_results": previous_results,
+            "previous_unscored": int(prev["unscored"]),
             "current_minutes": cur["score_minutes"], "current_system": cur.get("system_id"),
             "current_submitter": cur.get("submitter"), "current_accelerators": cur.get("total_accelerators"),
-            "speedup": prev["score_minutes"] / cur["score_minutes"],
+            "current_accelerator": cur.get("accelerator"),
+            "current_results": current_results,
+            "current_unscored": int(cur["unscored"]),
+            "speedup": speedup,
+            "different_scale": prev.get("total_accelerators") != cur.get("total_accelerators"),
+            "different_accelerator": prev.get("accelerator") != cur.get("accelerator"),
+            "incomplete": bool((speedup < 1 and cur["unscored"] * 2 > current_results)
+                               or (speedup > 1 and prev["unscored"] * 2 > previous_results)),
             "previous_source": prev.get("score_source"), "current_source": cur.get("score_source"),
         })
     return pd.DataFrame(rows)
@@ -164,3 +175,68 @@ def gpu_minutes(results: pd.DataFrame) -> pd.DataFrame:
     entries = scored(results).copy()
     entries["gpu_minutes"] = entries["score_minutes"] * entries["total_accelerators"]
     return entries.sort_values(["benchmark", "gpu_minutes", "submitter", "system_id"]).reset_index(drop=True)
+
+
+# What a round's charts feature, derived from its results where round.toml does not declare it.
+
+def widest_scaling_benchmark(results: pd.DataFrame, benchmark_order: list[str]) -> str | None:
+    """The benchmark with the widest scored scale range (largest / smallest accelerators) of one
+    submitter and accelerator series; ties go to more points, then catalog order. None if no series
+    has two scales."""
+    entries = scored(results)
+    best, best_key = None, None
+    for (benchmark, _submitter, _accelerator), group in entries.groupby(
+            ["benchmark", "submitter", "accelerator"], sort=True):
+        scales = group["total_accelerators"].nunique()
+        if scales < 2:
+            continue
+        spread = int(group["total_accelerators"].max()) / int(group["total_accelerators"].min())
+        order = benchmark_order.index(benchmark) if benchmark in benchmark_order else len(benchmark_order)
+        key = (-spread, -scales, order)
+        if best_key is None or key < best_key:
+            best, best_key = benchmark, key
+    return best
+
+
+def single_node_benchmarks(results: pd.DataFrame, scale: int, benchmark_order: list[str]) -> list[str]:
+    """Benchmarks with scored results of systems of `scale` accelerators on at least two accelerator types."""
+    entries = scored(results[results["total_accelerators"] == scale])
+    types = entries.groupby("benchmark")["accelerator"].nunique()
+    return [b for b in benchmark_order if types.get(b, 0) >= 2]
+
+
+def shared_benchmarks(results: pd.DataFrame, first: str, second: str, scale: int,
+                      benchmark_order: list[str]) -> list[str]:
+    """Benchmarks where both accelerators have a scored result with `scale` accelerators."""
+    entries = scored(results[results["total_accelerators"] == scale])
+    ran = entries.groupby("accelerator")["benchmark"].agg(set)
+    both = ran.get(first, set()) & ran.get(second, set())
+    return [b for b in benchmark_order if b in both]
+
+
+def head_to_head_pair(results: pd.DataFrame, vendor_of, scale: int,
+                      benchmark_order: list[str]) -> tuple[str, str] | None:
+    """Two accelerators of different vendors to compare: the pair sharing the most benchmarks at
+    `scale`, then the one with the most scored results at that scale, then by name. The challenger is
+    the accelerator whose vendor has fewer results in the round; None when no such pair exists."""
+    entries = scored(results[results["total_accelerators"] == scale])
+    counts = entries.groupby("accelerator").size()
+    per_vendor = results.groupby("accelerator_vendor").size()
+    accelerators = sorted(counts.index)
+    best, best_key = None, None
+    for i, first in enumerate(accelerators):
+        for second in accelerators[i + 1:]:
+            if vendor_of(first) == vendor_of(second):
+                continue
+            shared = len(shared_benchmarks(results, first, second, scale, benchmark_order))
+            if not shared:
+                continue
+            key = (-shared, -(int(counts[first]) + int(counts[second])), first, second)
+            if best_key is None or key < best_key:
+                best, best_key = (first, second), key
+    if best is None:
+        return None
+    first, second = best
+    if (per_vendor.get(vendor_of(first), 0), first) > (per_vendor.get(vendor_of(second), 0), second):
+        first, second = second, first
+    return first, second

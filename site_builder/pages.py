@@ -10,13 +10,15 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from site_builder import claims as claim_stage, metrics
-from site_builder.charts import ROUND_CHARTS, Chart, benchmark_chart_id
+from site_builder.charts import Chart, Features, benchmark_chart_id
+from site_builder.charts.scaling import scaling_chart_id
 from site_builder.config import SiteConfig
 from site_builder.content import Article, translations_of
 from site_builder.data import Dataset
 from site_builder.i18n import Language
 from site_builder.inline import BoundArticles, format_value
 from site_builder.render import served_path
+from site_builder.rounds import load_round_info
 from site_builder.urls import benchmark_path, result_anchor
 
 
@@ -133,6 +135,7 @@ class _Plan:
     headline: metrics.Headline
     fastest: pd.DataFrame
     bound: BoundArticles  # the articles' figures and claims, resolved
+    features: Features | None = None
 
     @property
     def current(self) -> pd.DataFrame:
@@ -143,7 +146,8 @@ class _Plan:
 
 
 def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, articles: list[Article],
-               charts: list[Chart], updated: dt.date, claims: tuple, bound: BoundArticles) -> list[Page]:
+               charts: list[Chart], updated: dt.date, features: Features | None, claims: tuple,
+               bound: BoundArticles) -> list[Page]:
     current = dataset.round(config.round)
     round_benchmarks = dataset.benchmarks_in(config.round)
     codes = [lang.code for lang in languages]
@@ -153,7 +157,8 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
     common = {"config": config, "updated": updated,
               "lang_names": {lang.code: lang.native_name for lang in languages}}
     plan = _Plan(config, dataset, articles, {(c.lang, c.id): c for c in charts}, codes, common, round_benchmarks,
-                 metrics.headline(current), metrics.fastest_per_benchmark(current, round_benchmarks), bound)
+                 metrics.headline(current), metrics.fastest_per_benchmark(current, round_benchmarks), bound,
+                 features)
 
     site = [Page("index.html", None, "chooser.html", config.title[config.default_language],
                  plan.every_language(home_path), {**common, "homes": homes}, x_default="index.html")]
@@ -190,13 +195,34 @@ def _home_page(plan: _Plan, lang: Language) -> Page:
         "organizations": lang.number(headline.organizations), "results": lang.number(headline.results),
         "accelerators": lang.number(headline.accelerator_types)}
     own, others = _articles_by_language(plan, code)
+    showcase = plan.features.scaling_benchmark if plan.features else None
+    key_charts = [plan.charts_by.get((code, chart_id)) for chart_id in
+                  ["fastest-per-benchmark", scaling_chart_id(showcase) if showcase else None]]
+    round_charts = [chart for (chart_lang, _id), chart in plan.charts_by.items()
+                    if chart_lang == code and chart.benchmark is None]
     return Page(home_path(code), code, "home.html", config.title[code], plan.every_language(home_path), {
-        **plan.common, "headline": headline, "fastest": fastest_rows, "benchmarks": benchmarks,
-        "charts": [plan.charts_by[(code, "fastest-per-benchmark")], plan.charts_by[(code, "deepseek-scaling")]],
-        "round_charts": [plan.charts_by[(code, c)] for c in ROUND_CHARTS],
+        **plan.common, "headline": headline, "largest_note": _largest_note(headline, lang),
+        "showcase": next((row for row in fastest_rows if row["benchmark"] == showcase and row["score"] is not None),
+                         None),
+        "fastest": fastest_rows, "benchmarks": benchmarks,
+        "charts": [chart for chart in key_charts if chart is not None], "round_charts": round_charts,
         "own_articles": own, "other_articles": others,
     }, x_default="index.html", og_image=f"og/{code}/home.png",
-        card=(config.title[code], "MLPerf Training " + config.round, card_footer))
+        card=(config.title[code], round_label(config), card_footer))
+
+
+def round_label(config: SiteConfig) -> str:
+    """How readers see the round named (round.toml's label, else the round's name)."""
+    return load_round_info(config.data_dir, config.round, config.root).label
+
+
+def _largest_note(headline: metrics.Headline, lang: Language) -> str:
+    """Who reached the largest scale: every system that shares it, or how many when there are more than three."""
+    systems = headline.largest_scale_systems
+    if len(systems) > 3:
+        return lang.gettext("accelerators: %(count)s systems") % {"count": lang.number(len(systems))}
+    return lang.gettext("accelerators: %(systems)s") % {
+        "systems": lang.list([f"{row['submitter']} {row['system_id']}" for _i, row in systems.iterrows()])}
 
 
 def _chart_pages(plan: _Plan, lang: Language) -> list[Page]:
@@ -248,7 +274,7 @@ def _benchmark_page(plan: _Plan, lang: Language, benchmark: str) -> Page:
     code, config, dataset = lang.code, plan.config, plan.dataset
     facts = {key: _optional(value) for key, value in dataset.benchmarks.loc[benchmark].to_dict().items()}
     entries = plan.current[plan.current["benchmark"] == benchmark]
-    previous = dataset.round(config.previous_round)
+    previous = dataset.round(config.previous_round) if config.previous_round else plan.current.iloc[0:0]
     before = previous[previous["benchmark"] == benchmark]
     comparison = None
     if len(before):
@@ -268,6 +294,22 @@ def _benchmark_page(plan: _Plan, lang: Language, benchmark: str) -> Page:
                     "nav": [(b, dataset.benchmarks.loc[b, "name"], benchmark_path(code, b))
                             for b in plan.round_benchmarks],
                 }, x_default=benchmark_path(config.default_language, benchmark))
+
+
+def alias_pages(config: SiteConfig, languages: list[Language], aliases: dict[str, str],
+                charts: list[Chart]) -> list[Page]:
+    """A small page at each old chart id (permalink and embed) that leads to the current chart:
+    meta refresh, canonical link and a visible link. Not in the sitemap."""
+    by = {(chart.lang, chart.id): chart for chart in charts}
+    pages = []
+    for lang in languages:
+        for old, new in sorted(aliases.items()):
+            chart = by[(lang.code, new)]
+            for path, target in ((f"{lang.code}/charts/{old}/index.html", chart.path),
+                                 (embed_path(lang.code, old), embed_path(lang.code, new))):
+                pages.append(Page(path, lang.code, "redirect.html", chart.title, {}, {
+                    "config": config, "target": target, "canonical": chart.path}, in_sitemap=False))
+    return pages
 
 
 def switcher(page: Page, languages: list[str]) -> list[tuple[str, str, bool]]:

@@ -15,9 +15,9 @@ Flagged (first rule that applies):
   integer          224, 1024                          a plain integer of 100 or more
 
 Not flagged:
-  - years (1900-2099 standing alone), dates (2026-06-16, 16.06.2026) and versions (v6.0, 4.1.68);
+  - years (1900-2099 standing alone), dates (2026-06-16, 16.06.2026) and versions (v1.2, 4.1.68);
   - plain integers below 100 without a unit ("3 runs", "Llama 2");
-  - numbers glued to letters, which read as names: 405B, GB300, H200, 8x8, GPT-OSS-20B, FLUX.1, DeepSeek-V3.
+  - numbers glued to letters, which read as names: 405B, XB300, H100X, 8x8, GPT-OSS-20B, FLUX.1, DeepSeek-V3.
     Units must be written apart ("2 min") unless the glued letters are themselves a unit ("2min", "3x");
   - names from the data that contain numbers ("Llama 3.1 405B", and its prefix "Llama 3.1"), passed in
     by the caller;
@@ -145,7 +145,7 @@ def find_numbers(text: str, lang: str, names: _NameMask | None = None) -> Iterat
         suffix = _suffixes(lang).match(text, end)
         kind = suffix.lastgroup if suffix else None
         if kind == "glued":
-            continue  # 405B, GB300 (the letter before is excluded by the pattern): a name
+            continue  # 405B, XB300 (the letter before is excluded by the pattern): a name
         shape = _shape(match.group(0), lang)
         if shape is None:
             continue

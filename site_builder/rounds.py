@@ -3,6 +3,10 @@
 A round is data: everything the site says about a round that is not a result row comes from this file,
 so a new round needs a folder, not a code change. The file is optional; without it the round's label is
 its name and no repository links are shown.
+
+Its optional `[charts]` table declares what the round's charts feature (see `ChartsDeclaration`); what
+it leaves out is derived from the results. Names in it are checked against the data once the data is
+loaded (`site_builder.charts.features`), with the line of this file.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from site_builder.errors import Collector, Problem, SiteError, display_path
@@ -19,17 +23,41 @@ ROUND_FILE = "round.toml"
 
 
 @dataclass(frozen=True)
+class ChartsDeclaration:
+    """The `[charts]` table of round.toml: what the round's charts feature, where the editors choose.
+
+    Every key is optional; a missing one is derived from the results (site_builder/metrics.py)."""
+
+    path: str
+    """round.toml as shown in messages."""
+    lines: dict[str, int] = field(default_factory=dict)
+    """key (or "aliases.<old id>") -> line in round.toml, for errors found against the data."""
+    scaling_benchmark: str | None = None
+    """Benchmark id of the scaling showcase (time to train against accelerators, per series)."""
+    head_to_head: tuple[str, str] | None = None
+    """Two accelerators compared head to head on the same benchmarks at the same scale: challenger, reference."""
+    single_node_benchmarks: tuple[str, ...] | None = None
+    """Benchmark ids of the accelerator comparison, in display order."""
+    comparison_scale: int | None = None
+    """Accelerators per system in the accelerator comparison and the head-to-head (default 8, one node)."""
+    aliases: dict[str, str] = field(default_factory=dict)
+    """Old chart id -> current chart id: old public URLs lead to the current chart."""
+
+
+@dataclass(frozen=True)
 class RoundInfo:
     name: str
-    """The round's folder name, e.g. "v6.0"."""
+    """The round's folder name in data/rounds/."""
     label: str
-    """How readers see the round named, e.g. "MLPerf Training v6.0"."""
+    """How readers see the round named, e.g. "MLPerf Training" and the round's name."""
     published: dt.date | None = None
     """The day the results were published."""
     announcement: str | None = None
     """URL of the organizer's announcement of the results."""
     results_repository: str | None = None
     """URL of the public results repository; a result's folder is <url>/tree/main/<submitter>/results/<system>/<benchmark>."""
+    charts: ChartsDeclaration | None = None
+    """What the round's charts feature, when the file declares it."""
 
 
 # key -> (type, description); unknown keys are errors.
@@ -38,14 +66,85 @@ _SCHEMA = {
     "published": (dt.date, "the day the results were published"),
     "announcement": (str, "URL of the announcement"),
     "results_repository": (str, "URL of the public results repository"),
+    "charts": (dict, "what the round's charts feature"),
 }
+_CHARTS_SCHEMA = {
+    "scaling_benchmark": "benchmark id of the scaling showcase",
+    "head_to_head": "[challenger, reference]: two accelerators compared head to head",
+    "single_node_benchmarks": "benchmark ids of the accelerator comparison",
+    "comparison_scale": "accelerators per system in the accelerator comparison and head to head",
+    "aliases": "old chart id = current chart id",
+}
+_CHART_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
-def _line_of(text: str, key: str) -> int | None:
+def _line_of(text: str, key: str, table: str | None = None) -> int | None:
+    """Line of `key = ...` at the top level or inside `[table]`; tomllib keeps no positions."""
+    current = None
     for number, line in enumerate(text.splitlines(), start=1):
-        if re.match(rf"^\s*{re.escape(key)}\s*=", line):
+        header = re.match(r"^\s*\[([^\[\]]+)\]\s*(#.*)?$", line)
+        if header:
+            current = header.group(1).strip()
+            if table is None and current == key:
+                return number
+            continue
+        if current == table and re.match(rf'^\s*"?{re.escape(key)}"?\s*=', line):
             return number
     return None
+
+
+def _is_text_list(value) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) and item for item in value)
+
+
+def _charts_declaration(raw: dict, text: str, shown: str, problems: Collector) -> ChartsDeclaration:
+    """The [charts] table, checked for unknown keys and types; names are checked later against the data."""
+    lines = {key: _line_of(text, key, "charts") or _line_of(text, f"charts.{key}") or _line_of(text, "charts")
+             for key in raw}
+    values: dict = {}
+    for key, value in raw.items():
+        line = lines[key]
+        if key not in _CHARTS_SCHEMA:
+            problems.error(f"unknown key '{key}' in [charts]", shown, line,
+                           hint="known keys: " + ", ".join(_CHARTS_SCHEMA))
+        elif key == "scaling_benchmark":
+            if isinstance(value, str) and value:
+                values[key] = value
+            else:
+                problems.error("'scaling_benchmark' must be a benchmark id", shown, line)
+        elif key == "head_to_head":
+            if _is_text_list(value) and len(value) == 2 and value[0] != value[1]:
+                values[key] = (value[0], value[1])
+            else:
+                problems.error("'head_to_head' must list two different accelerators: [challenger, reference]",
+                               shown, line)
+        elif key == "single_node_benchmarks":
+            if _is_text_list(value) and value and len(set(value)) == len(value):
+                values[key] = tuple(value)
+            else:
+                problems.error("'single_node_benchmarks' must be a list of benchmark ids, each once", shown, line)
+        elif key == "comparison_scale":
+            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+                values[key] = value
+            else:
+                problems.error("'comparison_scale' must be a whole number of accelerators above 0", shown, line)
+        elif key == "aliases":
+            if not isinstance(value, dict):
+                problems.error("'aliases' must be a table: old chart id = current chart id", shown, line)
+                continue
+            aliases = {}
+            for old, new in value.items():
+                where = _line_of(text, old, "charts.aliases") or _line_of(text, "aliases", "charts") or line
+                lines[f"aliases.{old}"] = where
+                if not _CHART_ID.match(old) or not isinstance(new, str) or not _CHART_ID.match(new):
+                    problems.error(f"alias '{old}' must map a chart id to a chart id (lower case, digits, '-')",
+                                   shown, where)
+                elif old == new:
+                    problems.error(f"alias '{old}' points to itself", shown, where)
+                else:
+                    aliases[old] = new
+            values[key] = aliases
+    return ChartsDeclaration(path=shown, lines=lines, **values)
 
 
 def load_round_info(data_dir: Path, round_name: str, root: Path | None = None) -> RoundInfo:
@@ -62,19 +161,22 @@ def load_round_info(data_dir: Path, round_name: str, root: Path | None = None) -
         line, col = (int(match.group(1)), int(match.group(2))) if match else (None, None)
         raise SiteError(Problem(f"invalid TOML: {exc}", shown, line, col)) from None
     problems = Collector()
+    charts = None
     for key, value in raw.items():
         if key not in _SCHEMA:
             problems.error(f"unknown key '{key}'", shown, _line_of(text, key),
                            hint="known keys: " + ", ".join(_SCHEMA))
         elif not isinstance(value, _SCHEMA[key][0]) or isinstance(value, dt.datetime):
-            problems.error(f"'{key}' must be {'a date (YYYY-MM-DD)' if _SCHEMA[key][0] is dt.date else 'text'}",
-                           shown, _line_of(text, key))
+            kind = {dt.date: "a date (YYYY-MM-DD)", dict: "a table"}.get(_SCHEMA[key][0], "text")
+            problems.error(f"'{key}' must be {kind}", shown, _line_of(text, key))
         elif key in ("announcement", "results_repository") and not re.match(r"^https?://\S+$", value):
             problems.error(f"'{key}' must be an absolute http(s) URL", shown, _line_of(text, key))
+        elif key == "charts":
+            charts = _charts_declaration(value, text, shown, problems)
     problems.raise_if_any()
     return RoundInfo(name=round_name, label=raw.get("label", round_name), published=raw.get("published"),
                      announcement=raw.get("announcement"),
-                     results_repository=raw.get("results_repository", "").rstrip("/") or None)
+                     results_repository=raw.get("results_repository", "").rstrip("/") or None, charts=charts)
 
 
 def result_folder_url(info: RoundInfo, submitter_dir: str, system_id: str, benchmark: str) -> str | None:

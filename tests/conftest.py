@@ -122,6 +122,9 @@ def mini_site_files(templates: str = str(ROOT / "templates"), locales: str = str
         "data/benchmarks.csv": csv_text(MINI_BENCHMARKS),
         "data/rounds/v6.0/results.csv": csv_text(MINI_V60),
         "data/rounds/v5.1/results.csv": csv_text(MINI_V51),
+        # accelerators and vendors are data too: the shipped tables
+        "data/accelerators.csv": (ROOT / "data/accelerators.csv").read_text(encoding="utf-8"),
+        "data/vendors.csv": (ROOT / "data/vendors.csv").read_text(encoding="utf-8"),
         **MINI_ARTICLES,
     }
 

@@ -125,7 +125,7 @@ def test_right_to_left_layout_mirrors(browser, arabic_site, tmp_path):
     assert errors == [] and foreign == []
 
 
-CATALOG = ["deepseek-scaling", "fastest-per-benchmark", "accelerator-comparison", "amd-vs-nvidia", "round-over-round",
+CATALOG = ["scaling-deepseekv3-671b", "fastest-per-benchmark", "accelerator-comparison", "mi355x-vs-b200", "round-over-round",
            "participation", "scale-distribution", "gpu-minutes", "results-deepseekv3-671b", "results-gpt-oss-20b",
            "results-llama31-405b", "results-llama31-8b", "results-llama2-70b-lora", "results-flux1",
            "results-dlrm-dcnv2"]
@@ -153,7 +153,7 @@ def test_embed_on_another_origin_resizes_its_iframe(browser, served, tmp_path):
     import re
 
     permalink = browser.new_page()
-    permalink.goto(served + "en/charts/amd-vs-nvidia/index.html")
+    permalink.goto(served + "en/charts/mi355x-vs-b200/index.html")
     iframe_code = permalink.input_value("#embed-code").replace(
         "https://example.org/mlperf-training-v6.0/", served)
     snippet = permalink.input_value("#resize-code")

@@ -1,7 +1,13 @@
 import pytest
 
-from site_builder.derive import accelerator_type, derive_all
+from site_builder.config import load_config
+from site_builder.derive import derive_all
+from site_builder.errors import SiteError
+from site_builder.hardware import load_hardware
 from tests.conftest import ROOT, SHARED_DATA
+
+HARDWARE = load_hardware(ROOT / "data", ROOT)
+ROUNDS = load_config(ROOT).rounds  # the rounds come from site.toml, not from a list in the code
 
 
 @pytest.mark.parametrize("model, expected", [
@@ -17,19 +23,21 @@ from tests.conftest import ROOT, SHARED_DATA
     ("Some future chip", None),
 ])
 def test_accelerator_types(model, expected):
-    assert accelerator_type(model) == expected
+    assert HARDWARE.accelerator_type(model) == expected
 
 
 @pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="../shared/data/mlperf-training is not present "
                     "(it is beside the project checkout only, not in a user's clone)")
 def test_shipped_data_regenerates_without_difference():
-    for relative, text in derive_all(SHARED_DATA).items():
+    derived = derive_all(SHARED_DATA, ROUNDS, HARDWARE)
+    assert sorted(derived) == sorted(f"rounds/{name}/results.csv" for name in ROUNDS)
+    for relative, text in derived.items():
         assert (ROOT / "data" / relative).read_text(encoding="utf-8") == text, relative
 
 
 @pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="../shared/data/mlperf-training is not present")
 def test_derived_counts_match_the_published_round():
-    v60 = derive_all(SHARED_DATA)["rounds/v6.0/results.csv"]
+    v60 = derive_all(SHARED_DATA, ["v6.0"], HARDWARE)["rounds/v6.0/results.csv"]
     import csv
     import io
     rows = list(csv.DictReader(io.StringIO(v60)))
@@ -37,3 +45,14 @@ def test_derived_counts_match_the_published_round():
     assert {r["accelerator"] for r in rows} == {"GB300", "B300", "GB200", "B200", "H200-SXM", "H200-NVL",
                                                 "H100-SXM", "GH200", "RTX PRO 6000 Blackwell", "MI355X",
                                                 "MI350X", "MI325X", "MI300X"}
+
+
+def test_unknown_model_names_its_row_and_the_accelerator_table(tmp_path):
+    source = tmp_path / "v9.0"
+    source.mkdir()
+    (source / "results.csv").write_text("accelerator_model,availability_raw,benchmark,submitter,system_id\n"
+                                        "NVIDIA B200,,b,s,x\nSome future chip,,b,s,y\n")
+    with pytest.raises(SiteError) as error:
+        derive_all(tmp_path, ["v9.0"], HARDWARE)
+    assert "results.csv:3: error: unknown accelerator model 'Some future chip'" in str(error.value)
+    assert "data/accelerators.csv" in str(error.value)

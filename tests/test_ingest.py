@@ -15,12 +15,14 @@ from click.testing import CliRunner
 
 from site_builder.cli import main
 from site_builder.data import load_dataset
+from site_builder.hardware import load_hardware
 from site_builder.ingest import ingest_results
 from tests.conftest import ROOT, SHARED_DATA
 
 pytest.importorskip("mlperf_logging", reason="mlperf-logging (the ingest extra) is not installed")
 
 RAW_SAMPLE = SHARED_DATA / "v5.1" / "raw-sample"
+HARDWARE = load_hardware(ROOT / "data")
 BENCHMARK = "llama2_70b_lora"  # in the training 5.1.0 rules, 10 runs per result
 
 SYSTEM = {
@@ -105,7 +107,7 @@ def messages(report) -> list[str]:
 @pytest.mark.skipif(not RAW_SAMPLE.is_dir(), reason="../shared/data/mlperf-training is not present "
                     "(it is beside the project checkout only, not in a user's clone)")
 def test_raw_sample_scores_and_systems_equal_the_published_table():
-    report = ingest_results(RAW_SAMPLE, "v5.1")
+    report = ingest_results(RAW_SAMPLE, "v5.1", HARDWARE)
     assert report.problems == []
     ingested = by_system(report.rows)
     published = by_system(csv.DictReader((SHARED_DATA / "v5.1" / "results.csv").open(encoding="utf-8")))
@@ -133,7 +135,7 @@ def test_raw_sample_scores_and_systems_equal_the_published_table():
 
 def test_scores_a_synthetic_repository_by_the_official_rules(tmp_path):
     make_result(tmp_path)
-    report = ingest_results(tmp_path, "v5.1")
+    report = ingest_results(tmp_path, "v5.1", HARDWARE)
     assert messages(report) == []
     [row] = report.rows
     assert row["score_minutes"] == f"{olympic(MINUTES):.4f}" == SCORE
@@ -153,7 +155,7 @@ def test_scores_equal_the_official_summarizer_run_on_the_same_repository(tmp_pat
     make_result(repo, system="one_failed", not_converged={3}, minutes=[m + 1.3 for m in MINUTES])
     (make_result(repo, system="scaled", minutes=[m * 0.7 for m in MINUTES]) / "scaling.json").write_text(
         '{"scaling_factor": 1.0213}')
-    ours = {row["system_name"]: row["score_minutes"] for row in ingest_results(repo, "v5.1").rows}
+    ours = {row["system_name"]: row["score_minutes"] for row in ingest_results(repo, "v5.1", HARDWARE).rows}
     copy = tmp_path / "copy"  # the summarizer writes scaling.json files into what it reads
     shutil.copytree(repo, copy)
     with contextlib.redirect_stdout(io.StringIO()):
@@ -165,14 +167,14 @@ def test_scores_equal_the_official_summarizer_run_on_the_same_repository(tmp_pat
 def test_scaling_json_is_applied_as_the_summarizer_does(tmp_path):
     folder = make_result(tmp_path)
     (folder / "scaling.json").write_text('{"scaling_factor": 1.05}')
-    [row] = ingest_results(tmp_path, "v5.1").rows
+    [row] = ingest_results(tmp_path, "v5.1", HARDWARE).rows
     assert row["score_minutes"] == f"{olympic(MINUTES) * 1.05:.4f}" and row["rcp_scaling_factor"] == "1.05"
 
 
 def test_rcp_checker_verdict_and_factor_are_reported_not_applied_without_scaling_json(tmp_path):
     make_result(tmp_path, system="fast", samples=3072)  # converges faster than the RCP mean: factor > 1
     make_result(tmp_path, system="too_fast", samples=2688)  # faster than the RCP allows: RCP fails
-    report = ingest_results(tmp_path, "v5.1")
+    report = ingest_results(tmp_path, "v5.1", HARDWARE)
     rows = by_system(report.rows)
     fast, too_fast = rows[("Acme", "fast", BENCHMARK)], rows[("Acme", "too_fast", BENCHMARK)]
     assert fast["score_minutes"] == SCORE and fast["rcp_scaling_factor"] == "1.0"  # as result_summarizer
@@ -186,7 +188,7 @@ def test_rcp_checker_verdict_and_factor_are_reported_not_applied_without_scaling
 
 def test_one_non_converged_run_is_dropped_by_olympic_scoring(tmp_path):
     make_result(tmp_path, not_converged={7})
-    report = ingest_results(tmp_path, "v5.1")
+    report = ingest_results(tmp_path, "v5.1", HARDWARE)
     [row] = report.rows
     # the failed run takes the slowest place: only the fastest of the other nine is dropped
     counted = sorted(m for n, m in enumerate(MINUTES) if n != 7)[1:]
@@ -198,7 +200,7 @@ def test_one_non_converged_run_is_dropped_by_olympic_scoring(tmp_path):
 
 def test_two_non_converged_runs_leave_the_result_unscored(tmp_path):
     make_result(tmp_path, not_converged={2, 5})
-    report = ingest_results(tmp_path, "v5.1")
+    report = ingest_results(tmp_path, "v5.1", HARDWARE)
     [row] = report.rows
     assert row["score_minutes"] == "" and row["rcp_scaling_factor"] == ""
     assert row["score_source"].startswith("not computed: 2 of 10 runs did not converge")
@@ -209,7 +211,7 @@ def test_two_non_converged_runs_leave_the_result_unscored(tmp_path):
 def test_missing_runs_leave_the_result_unscored_and_others_come_through(tmp_path):
     make_result(tmp_path, system="short", minutes=MINUTES[:7])
     make_result(tmp_path, system="full")
-    report = ingest_results(tmp_path, "v5.1")
+    report = ingest_results(tmp_path, "v5.1", HARDWARE)
     rows = by_system(report.rows)
     short = rows[("Acme", "short", BENCHMARK)]
     assert short["score_minutes"] == "" and short["number_of_runs"] == "7"
@@ -223,7 +225,7 @@ def test_unreadable_log_leaves_the_result_unscored(tmp_path):
     folder = make_result(tmp_path)
     (folder / "result_3.txt").unlink()
     (folder / "result_3.txt").mkdir()  # cannot be read as a file
-    report = ingest_results(tmp_path, "v5.1")
+    report = ingest_results(tmp_path, "v5.1", HARDWARE)
     [row] = report.rows
     assert row["score_minutes"] == "" and row["score_source"].startswith("not computed: unreadable log result_3.txt")
     assert messages(report)[0].startswith("Acme/results/acme_2x8/llama2_70b_lora: warning: result not scored: "
@@ -233,7 +235,7 @@ def test_unreadable_log_leaves_the_result_unscored(tmp_path):
 def test_a_log_without_mllog_lines_counts_as_a_failed_run(tmp_path):
     folder = make_result(tmp_path)
     (folder / "result_4.txt").write_bytes(b"\x00\xff garbage, no MLLOG line\n")
-    report = ingest_results(tmp_path, "v5.1")
+    report = ingest_results(tmp_path, "v5.1", HARDWARE)
     [row] = report.rows
     counted = sorted(m for n, m in enumerate(MINUTES) if n != 4)[1:]
     assert row["score_minutes"] == f"{sum(counted) / len(counted):.4f}"
@@ -245,7 +247,7 @@ def test_missing_system_description_is_reported_and_the_row_kept_without_score(t
     make_result(tmp_path, system="ghost", system_json=None)
     make_result(tmp_path, system="broken", system_json=SYSTEM)
     (tmp_path / "Acme/systems/broken.json").write_text('{"submitter": "Acme",\n  "division": }')
-    report = ingest_results(tmp_path, "v5.1")
+    report = ingest_results(tmp_path, "v5.1", HARDWARE)
     rows = by_system(report.rows)
     ghost = rows[("Acme", "ghost", BENCHMARK)]
     assert ghost["score_minutes"] == "" and ghost["accelerator"] == ""
@@ -258,7 +260,7 @@ def test_missing_system_description_is_reported_and_the_row_kept_without_score(t
 
 def test_a_benchmark_the_rules_do_not_know_is_not_scored(tmp_path):
     make_result(tmp_path, benchmark="resnet")  # retired before the 5.1 rules
-    report = ingest_results(tmp_path, "v5.1")
+    report = ingest_results(tmp_path, "v5.1", HARDWARE)
     [row] = report.rows
     assert row["score_source"] == "not computed: benchmark 'resnet' is not in the training 5.1.0 rules"
     assert row["accelerator"] == "B200"  # the system columns still come through
@@ -266,7 +268,7 @@ def test_a_benchmark_the_rules_do_not_know_is_not_scored(tmp_path):
 
 def test_a_path_result_summarizer_cannot_glob_is_refused_with_a_reason(tmp_path):
     make_result(tmp_path / "copy [2]")
-    [row] = ingest_results(tmp_path / "copy [2]", "v5.1").rows
+    [row] = ingest_results(tmp_path / "copy [2]", "v5.1", HARDWARE).rows
     assert row["score_source"] == ("not computed: the path has a glob character ([, ], * or ?), "
                                    "which result_summarizer cannot read")
 
@@ -276,12 +278,12 @@ def test_rows_are_sorted_and_output_is_deterministic(tmp_path):
     make_result(tmp_path, submitter="Acme", system="b2")
     make_result(tmp_path, submitter="Acme", system="a1", benchmark="resnet")
     calls = []
-    first = ingest_results(tmp_path, "v5.1", progress=lambda *args: calls.append(args))
+    first = ingest_results(tmp_path, "v5.1", HARDWARE, progress=lambda *args: calls.append(args))
     assert calls == [(0, 3, "Acme/results/a1/resnet"), (1, 3, f"Acme/results/b2/{BENCHMARK}"),
                      (2, 3, f"Zed/results/z1/{BENCHMARK}"), (3, 3, "")]
     assert [(r["benchmark"], r["submitter"], r["system_id"]) for r in first.rows] == [
         (BENCHMARK, "Acme", "b2"), (BENCHMARK, "Zed", "z1"), ("resnet", "Acme", "a1")]
-    assert ingest_results(tmp_path, "v5.1").csv_text == first.csv_text
+    assert ingest_results(tmp_path, "v5.1", HARDWARE).csv_text == first.csv_text
 
 
 def test_written_csv_loads_through_the_data_schema(tmp_path):
@@ -292,7 +294,7 @@ def test_written_csv_loads_through_the_data_schema(tmp_path):
     (data / "rounds/v5.1").mkdir(parents=True)
     catalog = (ROOT / "data/benchmarks.csv").read_text(encoding="utf-8")
     (data / "benchmarks.csv").write_text(catalog, encoding="utf-8")
-    result = CliRunner().invoke(main, ["ingest", str(repo), "--round", "v5.1",
+    result = CliRunner().invoke(main, ["ingest", str(repo), "--round", "v5.1", "--root", str(project(tmp_path / "p")),
                                        "--out", str(data / "rounds/v5.1/results.csv")])
     assert result.exit_code == 0, result.output
     dataset = load_dataset(data, ["v5.1"])
@@ -300,11 +302,21 @@ def test_written_csv_loads_through_the_data_schema(tmp_path):
     assert scored["full"] == float(SCORE) and scored.isna()["short"]
 
 
+def project(folder: Path) -> Path:
+    """A project folder for the CLI: site.toml and the accelerator tables that name the hardware."""
+    (folder / "data").mkdir(parents=True, exist_ok=True)
+    (folder / "site.toml").write_text((ROOT / "site.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    for name in ("accelerators.csv", "vendors.csv"):
+        (folder / "data" / name).write_text((ROOT / "data" / name).read_text(encoding="utf-8"), encoding="utf-8")
+    return folder
+
+
 # --- command line ---------------------------------------------------------------------------------------
 
 def test_cli_default_output_summary_and_strict(tmp_path, monkeypatch):
     make_result(tmp_path / "repo", system="full")
     make_result(tmp_path / "repo", system="short", minutes=MINUTES[:3])
+    project(tmp_path)
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["ingest", "repo", "--round", "v5.1"])
     assert result.exit_code == 0, result.output
@@ -318,7 +330,8 @@ def test_cli_default_output_summary_and_strict(tmp_path, monkeypatch):
     assert list(csv.DictReader(io.StringIO(strict.stdout)))[0]["system_id"] == "full"
 
 
-def test_cli_errors_name_the_problem_without_traceback(tmp_path):
+def test_cli_errors_name_the_problem_without_traceback(tmp_path, monkeypatch):
+    monkeypatch.chdir(project(tmp_path / "p"))
     (tmp_path / "empty").mkdir()
     nothing = CliRunner().invoke(main, ["ingest", str(tmp_path / "empty"), "--round", "v5.1", "--out", "-"])
     assert nothing.exit_code == 1 and "error: no results found" in nothing.stderr
@@ -338,6 +351,7 @@ def test_missing_mlperf_logging_says_how_to_install_it(tmp_path, monkeypatch):
     for name in [m for m in sys.modules if m == "mlperf_logging" or m.startswith("mlperf_logging.")]:
         monkeypatch.setitem(sys.modules, name, None)  # import now raises ImportError
     monkeypatch.setitem(sys.modules, "mlperf_logging", None)
+    monkeypatch.chdir(project(tmp_path / "p"))
     result = CliRunner().invoke(main, ["ingest", str(tmp_path), "--round", "v5.1", "--out", "-"])
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
     assert "error: the ingest command needs MLCommons' mlperf-logging, which is not installed" in result.stderr

@@ -19,8 +19,9 @@ def test_headline_matches_the_public_data(dataset):
     assert headline.scored_results == 65
     assert (headline.multi_node_systems, round(headline.multi_node_share * 100, 1)) == (68, 60.2)
     assert headline.largest_scale == 8192
-    assert headline.fastest_deepseek["score_minutes"] == 2.0206
-    assert headline.fastest_deepseek["system_id"] == "CoreWeave_GB300_2048x4"
+    # a tie: three systems share the largest scale, and the headline carries all of them
+    assert list(headline.largest_scale_systems["system_id"]) == [
+        "2048xAzure_GB200", "CoreWeave_GB300_2048x4", "tyche-hsg_ngpu8192_ngc26.04_nemo"]
 
 
 def test_fastest_per_benchmark_keeps_sources(dataset):
@@ -54,3 +55,34 @@ def test_round_over_round(dataset):
     table = metrics.round_over_round(dataset.round("v6.0"), dataset.round("v5.1")).set_index("benchmark")
     assert "deepseekv3_671b" not in table.index  # new in v6.0
     assert table.loc["llama31_405b", "speedup"] == pytest.approx(9.9945 / 7.0686)
+    flags = table[["different_scale", "different_accelerator", "incomplete"]].astype(bool)
+    assert flags.loc["flux1"].tolist() == [True, True, True]  # 13 of 16 v6.0 results unscored, looks slower
+    assert flags.loc["llama31_405b"].tolist() == [True, False, False]
+    assert flags.loc["llama31_8b"].tolist() == [True, True, False]
+    assert flags.loc["dlrm_dcnv2"].tolist() == [False, True, False]
+    assert flags.loc["llama2_70b_lora"].tolist() == [False, False, False]
+    assert (table.loc["flux1", "current_unscored"], table.loc["flux1", "current_results"]) == (13, 16)
+
+
+def test_features_are_derived_from_the_results(dataset):
+    current, order = dataset.round("v6.0"), dataset.benchmarks_in("v6.0")
+    # NVIDIA's GB200 series runs from 512 to 8,192 accelerators: the widest range of one series
+    assert metrics.widest_scaling_benchmark(current, order) == "deepseekv3_671b"
+    assert metrics.single_node_benchmarks(current, 8, order) == [
+        "gpt_oss_20b", "llama31_8b", "llama2_70b_lora", "dlrm_dcnv2"]
+    previous = dataset.round("v5.1")
+    assert metrics.widest_scaling_benchmark(previous, dataset.benchmarks_in("v5.1")) == "flux1"  # 16 to 1,152
+    vendor = dict(zip(dataset.results["accelerator"], dataset.results["accelerator_vendor"]))
+    pair = metrics.head_to_head_pair(current, vendor.get, 8, order)
+    assert vendor[pair[0]] != vendor[pair[1]]
+    assert vendor[pair[0]] == "AMD"  # the challenger is the vendor with fewer results
+    assert len(metrics.shared_benchmarks(current, *pair, 8, order)) == 2
+    nvidia_only = current[current["accelerator_vendor"] == "NVIDIA"]
+    assert metrics.head_to_head_pair(nvidia_only, vendor.get, 8, order) is None
+    assert metrics.widest_scaling_benchmark(current[current["total_accelerators"] == 8], order) is None
+
+
+def test_headline_of_a_round_with_one_largest_system(dataset):
+    headline = metrics.headline(dataset.round("v5.1"))
+    assert len(headline.largest_scale_systems) >= 1
+    assert (headline.largest_scale_systems["total_accelerators"] == headline.largest_scale).all()

@@ -27,7 +27,7 @@ def test_every_page_type_exists_in_every_language(shipped_site: Path):
             assert (shipped_site / lang / "benchmarks" / benchmark / "index.html").is_file(), (lang, benchmark)
         for slug in ARTICLES[lang]:
             assert (shipped_site / lang / "articles" / slug / "index.html").is_file(), (lang, slug)
-        for chart in ("deepseek-scaling", "fastest-per-benchmark"):
+        for chart in ("scaling-deepseekv3-671b", "fastest-per-benchmark"):
             spec = json.loads((shipped_site / "charts" / lang / f"{chart}.vl.json").read_text())
             assert spec["$schema"].startswith("https://vega.github.io/schema/vega-lite/")
             assert (shipped_site / "charts" / lang / f"{chart}.svg").read_text().startswith("<svg")
@@ -91,11 +91,11 @@ def test_article_links_to_its_translations(shipped_site: Path):
 
 
 def test_vietnamese_chart_carries_decimal_comma_locale(shipped_site: Path):
-    spec = json.loads((shipped_site / "charts/vi/deepseek-scaling.vl.json").read_text())
+    spec = json.loads((shipped_site / "charts/vi/scaling-deepseekv3-671b.vl.json").read_text())
     assert spec["config"]["locale"]["number"]["decimal"] == ","
     assert spec["config"]["locale"]["number"]["thousands"] == "."
-    nl = json.loads((shipped_site / "charts/nl/deepseek-scaling.vl.json").read_text())
-    en = json.loads((shipped_site / "charts/en/deepseek-scaling.vl.json").read_text())
+    nl = json.loads((shipped_site / "charts/nl/scaling-deepseekv3-671b.vl.json").read_text())
+    en = json.loads((shipped_site / "charts/en/scaling-deepseekv3-671b.vl.json").read_text())
     assert nl["title"]["text"] != en["title"]["text"]
 
 
@@ -120,7 +120,7 @@ def test_the_checks_themselves_catch_problems(tmp_path):
     assert external_resources(tmp_path) == ["a/index.html: script https://cdn.example/x.js"]
 
 
-CHARTS = ["deepseek-scaling", "fastest-per-benchmark", "accelerator-comparison", "amd-vs-nvidia", "round-over-round",
+CHARTS = ["scaling-deepseekv3-671b", "fastest-per-benchmark", "accelerator-comparison", "mi355x-vs-b200", "round-over-round",
           "participation", "scale-distribution", "gpu-minutes"] + [f"results-{b}" for b in BENCHMARKS]
 
 
@@ -143,9 +143,9 @@ def test_every_chart_has_spec_svg_png_csv_permalink_and_embed_in_every_language(
 
 
 def test_chart_pages_have_a_text_alternative_and_a_data_table_in_their_language(shipped_site: Path):
-    vi = (shipped_site / "vi/charts/deepseek-scaling/index.html").read_text()
+    vi = (shipped_site / "vi/charts/scaling-deepseekv3-671b/index.html").read_text()
     assert "2.048" in vi and "68,5%" in vi
-    en = (shipped_site / "en/charts/amd-vs-nvidia/index.html").read_text()
+    en = (shipped_site / "en/charts/mi355x-vs-b200/index.html").read_text()
     assert "MI355X is 3.6% slower" in en and "7.9813" in en and "8.2714" in en
 
 
@@ -159,9 +159,9 @@ def test_vega_bundle_only_on_pages_with_charts(shipped_site: Path):
 
 def test_articles_embed_charts_by_shortcode(shipped_site: Path):
     page = (shipped_site / "it/articles/deepseek-v3-su-scala/index.html").read_text()
-    assert 'id="chart-deepseek-scaling"' in page and "../../charts/deepseek-scaling/index.html" in page
+    assert 'id="chart-scaling-deepseekv3-671b"' in page and "../../charts/scaling-deepseekv3-671b/index.html" in page
     feed = (shipped_site / "it/feed.xml").read_text()
-    assert "https://example.org/mlperf-training-v6.0/it/charts/deepseek-scaling/" in feed
+    assert "https://example.org/mlperf-training-v6.0/it/charts/scaling-deepseekv3-671b/" in feed
 
 
 def test_open_graph_images(shipped_site: Path):

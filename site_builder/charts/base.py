@@ -1,0 +1,174 @@
+"""What every chart shares: the values a chart is built from and returns, axes, colours, notes."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import altair as alt
+import pandas as pd
+
+from site_builder.charts.features import Features
+from site_builder.data import Dataset
+from site_builder.hardware import Hardware
+from site_builder.i18n import Language
+
+CHART_HEIGHT = 300
+
+
+class NoData(Exception):
+    """Raised by a chart whose scope holds nothing to draw; the chart is left out with this reason."""
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of a chart's data table: `kind` picks the format (text, source, int, minutes, percent, ratio)."""
+
+    field: str
+    label: str
+    kind: str = "text"
+
+
+@dataclass(frozen=True)
+class ChartDraft:
+    chart: alt.TopLevelMixin  # without title: build_chart adds heading, subtitle and the scope note
+    title: str  # short title, for lists and pages
+    heading: str  # the title drawn on the chart
+    subtitle: str
+    description: str
+    rows: pd.DataFrame  # the plotted rows, with their sources
+    unscored: int  # results of the chart's scope that have no score and are left out of the marks
+    in_scope: int  # all results of the chart's scope, scored or not
+    summary: list[str] = field(default_factory=list)  # text alternative, sentence by sentence
+    columns: list[Column] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ChartInputs:
+    dataset: Dataset
+    round: str
+    previous_round: str | None
+    hardware: Hardware
+    features: Features
+
+    @property
+    def current(self) -> pd.DataFrame:
+        return self.dataset.round(self.round)
+
+    @property
+    def previous(self) -> pd.DataFrame:
+        return self.dataset.round(self.previous_round) if self.previous_round else self.current.iloc[0:0]
+
+    def benchmark_name(self, benchmark_id: str) -> str:
+        return str(self.dataset.benchmarks.loc[benchmark_id, "name"])
+
+    def round_benchmarks(self) -> list[str]:
+        return self.dataset.benchmarks_in(self.round)
+
+
+ChartFactory = Callable[[ChartInputs, Language], ChartDraft]
+
+
+def title_params(heading: str, subtitle: str, note: str = "") -> alt.TitleParams:
+    """Titles as short lines: Vega does not wrap text, and a long title squeezes the plot to nothing
+    on a phone (charts are sized to their container)."""
+    lines = textwrap.wrap(subtitle, 40) + (textwrap.wrap(note, 40) if note else [])
+    return alt.TitleParams(textwrap.wrap(heading, 38), subtitle=lines, anchor="start")
+
+
+def unscored_note(lang: Language, unscored: int, in_scope: int) -> str:
+    """Said on every chart whose scope has unscored results: how many, and that the rest is no sample."""
+    if unscored <= 0:
+        return ""
+    return lang.ngettext(
+        "%(unscored)s of %(total)s results has no score in our data and is not drawn; the scored results "
+        "are not a random sample.",
+        "%(unscored)s of %(total)s results have no score in our data and are not drawn; the scored results "
+        "are not a random sample.", unscored) % {"unscored": lang.number(unscored), "total": lang.number(in_scope)}
+
+
+def tick_values(values: pd.Series) -> list[int]:
+    return sorted({int(v) for v in values})
+
+
+def log_ticks(values: pd.Series) -> list[float]:
+    """1-2-5 ticks spanning the values: readable labels on a log axis of minutes."""
+    low, high = float(values.min()), float(values.max())
+    ticks, decade = [], 0.01
+    while decade <= high * 10:
+        ticks += [m * decade for m in (1, 2, 5) if low / 1.5 <= m * decade <= high * 1.5]
+        decade *= 10
+    return [round(t, 2) for t in ticks]
+
+
+def minutes_axis(lang: Language, values: pd.Series, title: str | None = None, field_name: str = "score_minutes",
+                 channel=alt.Y) -> alt.X | alt.Y:
+    _ = lang.gettext
+    return channel(f"{field_name}:Q", title=title or _("Time to train (minutes)"),
+                   scale=alt.Scale(type="log", nice=False, padding=12),
+                   axis=alt.Axis(values=log_ticks(values) if len(values) else alt.Undefined, format=",.1~f",
+                                 labelOverlap="greedy"))
+
+
+def accelerators_axis(values: pd.Series, title: str) -> alt.X:
+    return alt.X("total_accelerators:Q", title=title, scale=alt.Scale(type="log", base=2, nice=False, padding=12),
+                 axis=alt.Axis(values=tick_values(values), format=",d", labelAngle=0, labelOverlap="greedy"))
+
+
+def vendor_color(inputs: ChartInputs, lang: Language, vendors) -> alt.Color:
+    """Vendor colours from data/vendors.csv, for the vendors drawn only (no legend entry without a mark)."""
+    domain = inputs.hardware.vendors_in_order(vendors)
+    return alt.Color("accelerator_vendor:N", title=lang.gettext("Accelerator vendor"),
+                     scale=alt.Scale(domain=domain, range=[inputs.hardware.vendors[v] for v in domain]),
+                     legend=alt.Legend(orient="bottom"))
+
+
+def accelerator_encodings(inputs: ChartInputs, lang: Language, accelerators, shape: bool = True) -> dict:
+    """Colour (the family's) and shape (its place in the family) per accelerator, one merged legend
+    listing only the accelerators drawn; the same accelerator looks the same in every chart."""
+    domain = inputs.hardware.in_order(accelerators)
+    title = lang.gettext("Accelerator")
+    legend = alt.Legend(orient="bottom", columns=3)
+    encodings = {"color": alt.Color("accelerator:N", title=title, legend=legend,
+                                    scale=alt.Scale(domain=domain, range=inputs.hardware.colours(domain)))}
+    if shape:
+        encodings["shape"] = alt.Shape("accelerator:N", title=title, legend=legend,
+                                       scale=alt.Scale(domain=domain, range=inputs.hardware.shapes(domain)))
+    return encodings
+
+
+def result_tooltip(lang: Language, extra: list | None = None) -> list[alt.Tooltip]:
+    _ = lang.gettext
+    return [alt.Tooltip("submitter:N", title=_("Submitter")),
+            alt.Tooltip("system_id:N", title=_("System")),
+            alt.Tooltip("accelerator:N", title=_("Accelerator")),
+            alt.Tooltip("total_accelerators:Q", title=_("Accelerators"), format=",d"),
+            alt.Tooltip("score_minutes:Q", title=_("Time to train (minutes)"), format=",.4f"),
+            *(extra or [])]
+
+
+def result_columns(lang: Language, *extra: Column) -> list[Column]:
+    _ = lang.gettext
+    return [Column("submitter", _("Submitter")), Column("system_id", _("System")),
+            Column("accelerator", _("Accelerator")), Column("total_accelerators", _("Accelerators"), "int"),
+            Column("score_minutes", _("Minutes"), "minutes"), *extra, Column("score_source", _("Source"), "source")]
+
+
+def counted_from(round_name: str) -> str:
+    """Source of a row that counts results rather than quoting one."""
+    return f"count of all {round_name} results in data/rounds/{round_name}/results.csv"
+
+
+def who(lang: Language, row) -> str:
+    return lang.gettext("%(submitter)s, %(count)s × %(accelerator)s") % {
+        "submitter": row["submitter"], "count": lang.number(int(row["total_accelerators"])),
+        "accelerator": row["accelerator"]}
+
+
+def extremes(lang: Language, rows: pd.DataFrame) -> str:
+    fastest = rows.sort_values(["score_minutes", "submitter"]).iloc[0]
+    slowest = rows.sort_values(["score_minutes", "submitter"]).iloc[-1]
+    return lang.gettext("Fastest: %(fast)s minutes (%(fast_who)s); slowest: %(slow)s minutes (%(slow_who)s).") % {
+        "fast": lang.number(fastest["score_minutes"], 2), "fast_who": who(lang, fastest),
+        "slow": lang.number(slowest["score_minutes"], 2), "slow_who": who(lang, slowest)}

@@ -1,0 +1,56 @@
+"""One chart per benchmark: every scored result, time to train against accelerators, by accelerator type."""
+
+from __future__ import annotations
+
+import altair as alt
+from slugify import slugify
+
+from site_builder import metrics
+from site_builder.charts.base import (
+    CHART_HEIGHT,
+    ChartDraft,
+    ChartFactory,
+    ChartInputs,
+    accelerator_encodings,
+    accelerators_axis,
+    extremes,
+    minutes_axis,
+    result_columns,
+    result_tooltip,
+)
+from site_builder.i18n import Language
+
+
+def benchmark_chart_id(benchmark: str) -> str:
+    return "results-" + slugify(benchmark)
+
+
+def benchmark_results(benchmark: str) -> ChartFactory:
+    """Built even when no result has a score (its benchmark page shows it): the chart then says so."""
+
+    def build(inputs: ChartInputs, lang: Language) -> ChartDraft:
+        _ = lang.gettext
+        entries = inputs.current[inputs.current["benchmark"] == benchmark]
+        plotted = metrics.scored(entries)
+        rows = plotted[["submitter", "system_id", "accelerator", "accelerator_vendor", "total_accelerators",
+                        "score_minutes", "score_source"]].sort_values(
+            ["total_accelerators", "score_minutes", "submitter", "system_id"]).reset_index(drop=True)
+        name = inputs.benchmark_name(benchmark)
+        chart = alt.Chart(rows).mark_point(filled=True, size=80, opacity=0.85).encode(
+            x=accelerators_axis(rows["total_accelerators"], _("Accelerators")),
+            y=minutes_axis(lang, rows["score_minutes"]),
+            tooltip=result_tooltip(lang), **accelerator_encodings(inputs, lang, rows["accelerator"]),
+        ).properties(width="container", height=CHART_HEIGHT)
+        summary = [_("%(count)s scored results of %(benchmark)s, from %(low)s to %(high)s accelerators.") % {
+            "count": lang.number(len(rows)), "benchmark": name,
+            "low": lang.number(int(rows["total_accelerators"].min())) if len(rows) else "—",
+            "high": lang.number(int(rows["total_accelerators"].max())) if len(rows) else "—"}]
+        if len(rows):
+            summary.append(extremes(lang, rows))
+        description = _("Every scored result of the benchmark, by number and type of accelerators.")
+        return ChartDraft(chart, _("%(benchmark)s results") % {"benchmark": name},
+                          _("%(benchmark)s: scored results") % {"benchmark": name},
+                          _("Time to train against accelerators, log scales; lower is faster."),
+                          description, rows, len(entries) - len(plotted), len(entries), summary, result_columns(lang))
+
+    return build

@@ -1,0 +1,90 @@
+"""The scaling showcase: one benchmark's time to train against accelerators, per submitter and accelerator."""
+
+from __future__ import annotations
+
+import altair as alt
+from slugify import slugify
+
+from site_builder import metrics
+from site_builder.charts.base import (
+    CHART_HEIGHT,
+    ChartDraft,
+    ChartFactory,
+    ChartInputs,
+    Column,
+    NoData,
+    accelerator_encodings,
+    accelerators_axis,
+    extremes,
+    minutes_axis,
+    result_columns,
+    result_tooltip,
+)
+from site_builder.hardware import SHAPES
+from site_builder.i18n import Language
+
+
+def scaling_chart_id(benchmark: str) -> str:
+    return "scaling-" + slugify(benchmark)
+
+
+def scaling(benchmark: str) -> ChartFactory:
+    def build(inputs: ChartInputs, lang: Language) -> ChartDraft:
+        _ = lang.gettext
+        entries = inputs.current[inputs.current["benchmark"] == benchmark]
+        series = metrics.scaling_series(inputs.current, benchmark)
+        if series.empty:
+            raise NoData(f"no result of benchmark '{benchmark}' has a score in {inputs.round}")
+        name = inputs.benchmark_name(benchmark)
+        rows = series[["series", "submitter", "system_id", "accelerator", "total_accelerators", "score_minutes",
+                       "ideal_minutes", "efficiency_vs_previous", "score_source"]].reset_index(drop=True)
+        x = accelerators_axis(rows["total_accelerators"], _("Accelerators"))
+        y = minutes_axis(lang, rows["score_minutes"])
+        colour = accelerator_encodings(inputs, lang, rows["accelerator"], shape=False)["color"]
+        submitters = sorted(set(rows["submitter"]))
+        # Colour is the accelerator's (as in every chart); the shape tells submitters apart.
+        shape = alt.Shape("submitter:N", title=_("Submitter"), legend=alt.Legend(orient="bottom", columns=3),
+                          scale=alt.Scale(domain=submitters, range=[SHAPES[i % len(SHAPES)]
+                                                                    for i in range(len(submitters))]))
+        tooltip = result_tooltip(lang, [alt.Tooltip("efficiency_vs_previous:Q",
+                                                    title=_("Scaling efficiency vs the previous point"), format=".1%")])
+        base = alt.Chart(rows)
+        ideal = base.mark_line(strokeDash=[4, 4], opacity=0.6).encode(
+            x=x, y=alt.Y("ideal_minutes:Q", scale=alt.Scale(type="log")), color=colour, detail=alt.Detail("series:N"))
+        measured = base.mark_line().encode(
+            x=x, y=y, color=colour, detail=alt.Detail("series:N"), tooltip=tooltip)
+        points = base.mark_point(size=70, filled=True).encode(x=x, y=y, color=colour, shape=shape, tooltip=tooltip)
+        labelled = rows[rows["efficiency_vs_previous"].notna()].assign(
+            efficiency_label=lambda r: [lang.percent(v, 0) for v in r["efficiency_vs_previous"]])
+        efficiency = alt.Chart(labelled).mark_text(dy=-12, fontSize=10, opacity=0.85).encode(
+            x=x, y=y, text=alt.Text("efficiency_label:N"), color=colour)
+        chart = alt.layer(ideal, measured, points, efficiency).properties(width="container", height=CHART_HEIGHT)
+        summary = [_("%(count)s scored %(benchmark)s results, from %(low)s to %(high)s accelerators.") % {
+            "count": lang.number(len(rows)), "benchmark": name,
+            "low": lang.number(int(rows["total_accelerators"].min())),
+            "high": lang.number(int(rows["total_accelerators"].max()))}, extremes(lang, rows)]
+        # The key comparison: the series that holds the fastest result, from its smallest to its largest run.
+        fastest_series = rows.sort_values(["score_minutes", "submitter"]).iloc[0]["series"]
+        group = series[series["series"] == fastest_series]
+        if len(group) > 1:
+            small, large = group.iloc[0], group.iloc[-1]
+            summary.append(_("From %(small)s to %(large)s accelerators, %(series)s went from %(t_small)s to "
+                             "%(t_large)s minutes: %(speedup)s× faster with %(factor)s× the accelerators, a scaling "
+                             "efficiency of %(efficiency)s.") % {
+                "small": lang.number(int(small["total_accelerators"])),
+                "large": lang.number(int(large["total_accelerators"])),
+                "series": small["series"], "t_small": lang.number(small["score_minutes"], 2),
+                "t_large": lang.number(large["score_minutes"], 2),
+                "speedup": lang.number(small["score_minutes"] / large["score_minutes"], 2),
+                "factor": lang.number(round(large["total_accelerators"] / small["total_accelerators"], 2)),
+                "efficiency": lang.percent(metrics.scaling_efficiency(small, large))})
+        description = _("Each line is one submitter and accelerator; points are scored results, lower is faster.")
+        columns = result_columns(lang, Column("efficiency_vs_previous", _("Scaling efficiency vs the previous point"),
+                                              "percent"))
+        return ChartDraft(chart, _("%(benchmark)s scaling") % {"benchmark": name},
+                          _("%(benchmark)s: time to train against number of accelerators") % {"benchmark": name},
+                          _("Log-log scales. Dashed: ideal linear scaling from each series' smallest run. "
+                            "Labels: scaling efficiency against the previous point."),
+                          description, rows, len(entries) - len(series), len(entries), summary, columns)
+
+    return build

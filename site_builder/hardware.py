@@ -1,0 +1,165 @@
+"""Accelerators and vendors as data: data/accelerators.csv and data/vendors.csv, validated on load.
+
+Which accelerator a submitter's model name means, who makes it, which family it belongs to and which
+colour and shape it has in every chart are facts about the world, not about the code: a new chip is a
+new row, not a release. Colours come from one colour-blind-safe palette (Okabe & Ito), one per family
+and one per vendor, so an accelerator looks the same in every chart.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from site_builder.errors import Collector, display_path
+
+ACCELERATORS_FILE = "accelerators.csv"
+VENDORS_FILE = "vendors.csv"
+# Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour vision deficiency.
+PALETTE = ("#000000", "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7")
+# Accelerators of one family share its colour; their position in the family picks the shape.
+SHAPES = ("circle", "square", "triangle-up", "diamond", "triangle-down", "cross")
+_ACCELERATOR_COLUMNS = ("accelerator", "vendor", "family", "pattern", "colour")
+_VENDOR_COLUMNS = ("vendor", "colour")
+
+
+@dataclass(frozen=True)
+class Accelerator:
+    name: str
+    vendor: str
+    family: str
+    pattern: re.Pattern
+    colour: str
+    shape: str
+
+
+@dataclass(frozen=True)
+class Hardware:
+    """The accelerator table (file order is the match order for derivation) and the vendor colours."""
+
+    accelerators: dict[str, Accelerator]
+    vendors: dict[str, str]  # vendor -> colour
+    accelerators_file: str = ACCELERATORS_FILE
+
+    def accelerator_type(self, model: str) -> str | None:
+        """The accelerator a submitter's model name means: the first row whose pattern matches."""
+        for accelerator in self.accelerators.values():
+            if accelerator.pattern.search(model):
+                return accelerator.name
+        return None
+
+    def vendor_of(self, accelerator: str) -> str:
+        return self.accelerators[accelerator].vendor
+
+    def colours(self, accelerators) -> list[str]:
+        return [self.accelerators[a].colour for a in accelerators]
+
+    def shapes(self, accelerators) -> list[str]:
+        return [self.accelerators[a].shape for a in accelerators]
+
+    def in_order(self, accelerators) -> list[str]:
+        """The given accelerators in table order (newest families first, as the table lists them)."""
+        present = set(accelerators)
+        return [name for name in self.accelerators if name in present]
+
+    def vendors_in_order(self, vendors) -> list[str]:
+        present = set(vendors)
+        return [name for name in self.vendors if name in present]
+
+    def check_results(self, results: pd.DataFrame, problems: Collector) -> None:
+        """Every results row names a known accelerator, with the vendor the table gives it."""
+        for _, row in results.iterrows():
+            where = (row.get("file"), row.get("line"))
+            accelerator = self.accelerators.get(row["accelerator"])
+            if accelerator is None:
+                problems.error(f"accelerator {row['accelerator']!r} has no row in data/{self.accelerators_file}",
+                               *where, hint="add a row: accelerator, vendor, family, pattern, colour")
+            elif row["accelerator_vendor"] != accelerator.vendor:
+                problems.error(f"accelerator {row['accelerator']!r} is made by {accelerator.vendor!r} according to "
+                               f"data/{self.accelerators_file}, not {row['accelerator_vendor']!r}", *where)
+
+
+def ink_on(colour: str) -> str:
+    """Black or white, whichever reads better on `colour` (WCAG relative luminance)."""
+    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return "#000000" if (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) else "#FFFFFF"
+
+
+def _rows(path: Path, columns: tuple[str, ...], shown: str, problems: Collector) -> list[tuple[int, dict]]:
+    """(line, row) pairs of a small CSV; a missing column or empty cell is an error naming the line."""
+    if not path.is_file():
+        problems.error(f"missing {path.name}", shown, hint="one row per " + columns[0])
+        return []
+    with path.open(newline="", encoding="utf-8") as handle:
+        reader = csv.DictReader(handle)
+        missing = [c for c in columns if c not in (reader.fieldnames or [])]
+        if missing:
+            problems.error("missing column " + ", ".join(f"'{c}'" for c in missing), shown, 1)
+            return []
+        rows = []
+        for row in reader:
+            line = reader.line_num
+            values = {c: (row.get(c) or "").strip() for c in columns}
+            empty = [c for c in columns if not values[c]]
+            if empty:
+                problems.error(f"column '{empty[0]}' is empty", shown, line)
+                continue
+            rows.append((line, values))
+    return rows
+
+
+def _colour(value: str, shown: str, line: int, problems: Collector) -> bool:
+    if value.upper() not in PALETTE:
+        problems.error(f"colour {value!r} is not in the colour-blind-safe palette", shown, line,
+                       hint="use one of " + ", ".join(PALETTE))
+        return False
+    return True
+
+
+def load_hardware(data_dir: Path, root: Path | None = None) -> Hardware:
+    """Read and validate both tables; every problem is reported together."""
+    problems = Collector()
+    vendors_shown = display_path(data_dir / VENDORS_FILE, root)
+    vendors: dict[str, str] = {}
+    for line, row in _rows(data_dir / VENDORS_FILE, _VENDOR_COLUMNS, vendors_shown, problems):
+        if row["vendor"] in vendors:
+            problems.error(f"vendor {row['vendor']!r} is listed twice", vendors_shown, line)
+        elif _colour(row["colour"], vendors_shown, line, problems):
+            vendors[row["vendor"]] = row["colour"].upper()
+
+    shown = display_path(data_dir / ACCELERATORS_FILE, root)
+    accelerators: dict[str, Accelerator] = {}
+    family_colour: dict[str, tuple[str, int]] = {}
+    family_size: dict[str, int] = {}
+    for line, row in _rows(data_dir / ACCELERATORS_FILE, _ACCELERATOR_COLUMNS, shown, problems):
+        name, family, colour = row["accelerator"], row["family"], row["colour"].upper()
+        if name in accelerators:
+            problems.error(f"accelerator {name!r} is listed twice", shown, line)
+            continue
+        if row["vendor"] not in vendors:
+            problems.error(f"vendor {row['vendor']!r} has no row in {vendors_shown}", shown, line)
+        if not _colour(colour, shown, line, problems):
+            continue
+        if family in family_colour and family_colour[family][0] != colour:
+            problems.error(f"family {family!r} has colour {family_colour[family][0]} on line "
+                           f"{family_colour[family][1]}, not {colour}", shown, line,
+                           hint="one colour per family; shapes tell its accelerators apart")
+            continue
+        family_colour.setdefault(family, (colour, line))
+        try:
+            pattern = re.compile(row["pattern"], flags=re.IGNORECASE)
+        except re.error as exc:
+            problems.error(f"pattern {row['pattern']!r} is not a regular expression: {exc}", shown, line)
+            continue
+        position = family_size.get(family, 0)
+        family_size[family] = position + 1
+        accelerators[name] = Accelerator(name, row["vendor"], family, pattern, colour,
+                                         SHAPES[position % len(SHAPES)])
+    problems.raise_if_any()
+    return Hardware(accelerators, vendors)
