@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,16 +22,26 @@ RESULT_SCHEMA = {
     "number_of_nodes": "int", "total_accelerators": "int", "host_processor": "str",
     "framework": "str", "benchmark": "str", "score_minutes": "float", "number_of_runs": "int",
     "rcp_scaling_factor": "float", "score_source": "str", "metadata_source": "str", "notes": "str",
+    # Optional columns (see _OPTIONAL_COLUMNS): a file without them loads with them empty.
+    "submitter_dir": "str", "score_method": "str", "score_decimals": "int", "run_minutes": "str",
+    "result_id": "str",
 }
+_OPTIONAL_COLUMNS = {"submitter_dir", "score_method", "score_decimals", "run_minutes", "result_id"}
 _REQUIRED = {"round", "division", "submitter", "system_id", "accelerator", "benchmark",
              "score_source", "total_accelerators", "number_of_nodes", "accelerators_per_node"}
-_OPTIONAL_NUMBERS = {"score_minutes", "rcp_scaling_factor", "number_of_runs"}
+_OPTIONAL_NUMBERS = {"score_minutes", "rcp_scaling_factor", "number_of_runs", "score_decimals"}
 _CHOICES = {
     "division": {"closed", "open"},
     "availability": {"available", "preview", "rdi", ""},
     "hosting": {"cloud", "on-premise", ""},
     "accelerator_vendor": {"NVIDIA", "AMD", "Google", "Intel", "other"},
+    "score_method": {"official-summarizer", "computed-from-logs", "submitter-summary", "published-by-submitter",
+                     "not-computed", ""},
 }
+# Per-run minutes: numbers separated by ";", an empty item for a run that did not finish.
+_RUN_MINUTES = re.compile(r"^(\d+(\.\d+)?)?(;(\d+(\.\d+)?)?)*$")
+# An MLCommons result id, e.g. 6.0-0012.
+_RESULT_ID = re.compile(r"^\d+\.\d+-\d+$")
 
 BENCHMARK_SCHEMA = {
     "id": "str", "name": "str", "model": "str", "total_parameters_b": "float",
@@ -64,7 +75,7 @@ class Dataset:
 
 
 def _read_table(path: Path, schema: dict[str, str], required: set[str], optional_numbers: set[str],
-                problems: Collector, shown: str) -> pd.DataFrame | None:
+                problems: Collector, shown: str, optional_columns: frozenset[str] = frozenset()) -> pd.DataFrame | None:
     """Parse one CSV cell by cell so each error can name its line (quoted fields may span lines)."""
     with path.open(newline="", encoding="utf-8") as handle:
         reader = csv.reader(handle)
@@ -72,12 +83,12 @@ def _read_table(path: Path, schema: dict[str, str], required: set[str], optional
         if header is None:
             problems.error("empty CSV file", shown, 1)
             return None
-        missing = [name for name in schema if name not in header]
+        missing = [name for name in schema if name not in header and name not in optional_columns]
         for name in missing:
             problems.error(f"missing column '{name}'", shown, 1)
         if missing:
             return None
-        index = {name: header.index(name) for name in schema}
+        index = {name: header.index(name) for name in schema if name in header}
         records, lines = [], []
         for cells in reader:
             line = reader.line_num
@@ -88,7 +99,7 @@ def _read_table(path: Path, schema: dict[str, str], required: set[str], optional
                 continue
             record = {}
             for name, kind in schema.items():
-                raw = unicodedata.normalize("NFC", cells[index[name]].strip())
+                raw = unicodedata.normalize("NFC", cells[index[name]].strip()) if name in index else ""
                 record[name] = _convert(raw, name, kind, required, optional_numbers, problems, shown, line)
             records.append(record)
             lines.append(line)
@@ -132,6 +143,24 @@ def _convert(raw: str, name: str, kind: str, required: set[str], optional_number
     return value
 
 
+def _check_provenance(row: pd.Series, problems: Collector, shown: str) -> None:
+    """The optional provenance columns agree with the score they describe."""
+    scored = pd.notna(row["score_minutes"])
+    if row["score_method"] == "not-computed" and scored:
+        problems.error("column 'score_method' is 'not-computed' but the row has a score", shown, row["line"])
+    if row["score_method"] not in ("", "not-computed") and not scored:
+        problems.error(f"column 'score_method' is {row['score_method']!r} but the row has no score",
+                       shown, row["line"])
+    if pd.notna(row["score_decimals"]) and (not scored or row["score_decimals"] > 6):
+        problems.error("column 'score_decimals' needs a score and at most 6 decimals", shown, row["line"])
+    if row["run_minutes"] and not _RUN_MINUTES.match(row["run_minutes"]):
+        problems.error(f"column 'run_minutes' has {row['run_minutes']!r}; expected minutes separated by ';'",
+                       shown, row["line"])
+    if row["result_id"] and not _RESULT_ID.match(row["result_id"]):
+        problems.error(f"column 'result_id' has {row['result_id']!r}; expected an MLCommons id such as 6.0-0012",
+                       shown, row["line"])
+
+
 def load_dataset(data_dir: Path, rounds: list[str], root: Path | None = None) -> Dataset:
     """Read data/benchmarks.csv and data/rounds/<round>/results.csv for each round; fail once with all problems."""
     problems = Collector()
@@ -156,7 +185,8 @@ def load_dataset(data_dir: Path, rounds: list[str], root: Path | None = None) ->
         if not path.is_file():
             problems.error(f"missing results for round {round_name}", shown)
             continue
-        frame = _read_table(path, RESULT_SCHEMA, _REQUIRED, _OPTIONAL_NUMBERS, problems, shown)
+        frame = _read_table(path, RESULT_SCHEMA, _REQUIRED, _OPTIONAL_NUMBERS, problems, shown,
+                            frozenset(_OPTIONAL_COLUMNS))
         if frame is None:
             continue
         frame["file"] = shown
@@ -174,6 +204,7 @@ def load_dataset(data_dir: Path, rounds: list[str], root: Path | None = None) ->
             if pd.notna(row["score_minutes"]) and row["score_minutes"] == 0:
                 problems.error("column 'score_minutes' is zero; leave it empty when there is no score",
                                shown, row["line"])
+            _check_provenance(row, problems, shown)
         duplicated = frame[frame.duplicated(list(RESULT_KEY), keep="first")]
         for _, row in duplicated.iterrows():
             first = frame[(frame[list(RESULT_KEY)] == row[list(RESULT_KEY)]).all(axis=1)]["line"].iloc[0]
