@@ -1,6 +1,7 @@
 import pytest
 
-from site_builder.derive import accelerator_type, derive_all
+from site_builder.data import RESULT_SCHEMA
+from site_builder.derive import COLUMNS, OPTIONAL_SOURCE_COLUMNS, accelerator_type, derive_all
 from tests.conftest import ROOT, SHARED_DATA
 
 
@@ -24,7 +25,15 @@ def test_accelerator_types(model, expected):
                     "(it is beside the project checkout only, not in a user's clone)")
 def test_shipped_data_regenerates_without_difference():
     for relative, text in derive_all(SHARED_DATA).items():
+        assert text.splitlines()[0] == ",".join(COLUMNS)  # the provenance columns are part of the files
         assert (ROOT / "data" / relative).read_text(encoding="utf-8") == text, relative
+
+
+def test_every_derived_column_is_in_the_schema_and_documented():
+    readme = (ROOT / "data" / "README.md").read_text(encoding="utf-8")
+    for column in COLUMNS + OPTIONAL_SOURCE_COLUMNS:
+        assert column in RESULT_SCHEMA, column
+        assert f"\n| {column} |" in readme, column
 
 
 @pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="../shared/data/mlperf-training is not present")
