@@ -8,7 +8,6 @@ import re
 from dataclasses import dataclass, field
 
 import pandas as pd
-from slugify import slugify
 
 from site_builder import derive, metrics
 from site_builder.charts import ROUND_CHARTS, Chart, benchmark_chart_id
@@ -18,7 +17,7 @@ from site_builder.data import Dataset
 from site_builder.i18n import Language
 from site_builder.render import served_path
 from site_builder.rounds import RoundInfo, load_round_info, result_folder_url
-from site_builder.urls import result_anchor
+from site_builder.urls import benchmark_path, result_anchor
 
 
 @dataclass(frozen=True)
@@ -71,10 +70,6 @@ def article_parts(article: Article, charts_by: dict) -> list[tuple[str, object]]
         elif piece.strip():
             parts.append(("html", piece))
     return parts
-
-
-def benchmark_path(lang: str, benchmark: str) -> str:
-    return f"{lang}/benchmarks/{slugify(benchmark)}/index.html"
 
 
 # Score methods in legend order (ids of the derived `score_method` column, see data/README.md).
