@@ -22,11 +22,12 @@ RESULT_SCHEMA = {
     "number_of_nodes": "int", "total_accelerators": "int", "host_processor": "str",
     "framework": "str", "benchmark": "str", "score_minutes": "float", "number_of_runs": "int",
     "rcp_scaling_factor": "float", "score_source": "str", "metadata_source": "str", "notes": "str",
-    # Optional columns (see _OPTIONAL_COLUMNS): a file without them loads with them empty.
+}
+# Columns a results file may have or leave out (column -> kind); a file without them loads with them empty.
+RESULT_OPTIONAL_COLUMNS: dict[str, str] = {
     "submitter_dir": "str", "score_method": "str", "score_decimals": "int", "run_minutes": "str",
     "result_id": "str",
 }
-_OPTIONAL_COLUMNS = {"submitter_dir", "score_method", "score_decimals", "run_minutes", "result_id"}
 _REQUIRED = {"round", "division", "submitter", "system_id", "accelerator", "benchmark",
              "score_source", "total_accelerators", "number_of_nodes", "accelerators_per_node"}
 _OPTIONAL_NUMBERS = {"score_minutes", "rcp_scaling_factor", "number_of_runs", "score_decimals"}
@@ -146,18 +147,18 @@ def _convert(raw: str, name: str, kind: str, required: set[str], optional_number
 def _check_provenance(row: pd.Series, problems: Collector, shown: str) -> None:
     """The optional provenance columns agree with the score they describe."""
     scored = pd.notna(row["score_minutes"])
-    if row["score_method"] == "not-computed" and scored:
+    method, decimals = row.get("score_method", ""), row.get("score_decimals")
+    runs, result_id = row.get("run_minutes", ""), row.get("result_id", "")
+    if method == "not-computed" and scored:
         problems.error("column 'score_method' is 'not-computed' but the row has a score", shown, row["line"])
-    if row["score_method"] not in ("", "not-computed") and not scored:
-        problems.error(f"column 'score_method' is {row['score_method']!r} but the row has no score",
-                       shown, row["line"])
-    if pd.notna(row["score_decimals"]) and (not scored or row["score_decimals"] > 6):
-        problems.error("column 'score_decimals' needs a score and at most 6 decimals", shown, row["line"])
-    if row["run_minutes"] and not _RUN_MINUTES.match(row["run_minutes"]):
-        problems.error(f"column 'run_minutes' has {row['run_minutes']!r}; expected minutes separated by ';'",
-                       shown, row["line"])
-    if row["result_id"] and not _RESULT_ID.match(row["result_id"]):
-        problems.error(f"column 'result_id' has {row['result_id']!r}; expected an MLCommons id such as 6.0-0012",
+    if method not in ("", "not-computed") and not scored:
+        problems.error(f"column 'score_method' is {method!r} but the row has no score", shown, row["line"])
+    if pd.notna(decimals) and decimals > 9:
+        problems.error(f"column 'score_decimals' has {decimals}; at most 9 decimals are shown", shown, row["line"])
+    if runs and not _RUN_MINUTES.match(runs):
+        problems.error(f"column 'run_minutes' has {runs!r}; expected minutes separated by ';'", shown, row["line"])
+    if result_id and not _RESULT_ID.match(result_id):
+        problems.error(f"column 'result_id' has {result_id!r}; expected an MLCommons id such as 6.0-0012",
                        shown, row["line"])
 
 
@@ -185,8 +186,8 @@ def load_dataset(data_dir: Path, rounds: list[str], root: Path | None = None) ->
         if not path.is_file():
             problems.error(f"missing results for round {round_name}", shown)
             continue
-        frame = _read_table(path, RESULT_SCHEMA, _REQUIRED, _OPTIONAL_NUMBERS, problems, shown,
-                            frozenset(_OPTIONAL_COLUMNS))
+        frame = _read_table(path, {**RESULT_SCHEMA, **RESULT_OPTIONAL_COLUMNS}, _REQUIRED, _OPTIONAL_NUMBERS, problems,
+                            shown, frozenset(RESULT_OPTIONAL_COLUMNS))
         if frame is None:
             continue
         frame["file"] = shown
