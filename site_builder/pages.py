@@ -175,7 +175,7 @@ def result_rows(entries: pd.DataFrame, lang: Language, info: RoundInfo | None = 
             "hosting": _choice_label("hosting", row["hosting"], lang) if row["hosting"] else "",
             # Source precision: a published 18.35 stays 18.35; without the column, the summarizer's 4 decimals.
             "score": score, "decimals": score_decimals_of(row),
-            "method": row["score_method"], "source_label": score_method_label(row["score_method"], lang),
+            "method": method_of(row), "source_label": score_method_label(method_of(row), lang),
             "source": row["score_source"], "runs": _run_minutes(row["run_minutes"]),
             "number_of_runs": _optional(row["number_of_runs"]),
             "rcp": rcp, "rcp_decimals": _written_decimals(repr(float(rcp))) if rcp is not None else 0,
@@ -184,6 +184,12 @@ def result_rows(entries: pd.DataFrame, lang: Language, info: RoundInfo | None = 
             "inferred": row["metadata_source"].startswith("inferred"),
         })
     return rows
+
+
+def method_of(row: pd.Series) -> str:
+    """The row's `score_method`; for data without that column (hand-written or older files), the kind its
+    `score_source` text names, so that such a file is labelled the same way as a derived one."""
+    return row.get("score_method") or derive.score_method(str(row.get("score_source") or "")) or ""
 
 
 def score_decimals_of(row: pd.Series) -> int:
@@ -277,8 +283,8 @@ def _home_page(plan: _Plan, lang: Language) -> Page:
             "submitter": row.get("submitter"), "system": row.get("system_id"), "accelerator": row.get("accelerator"),
             "accelerators": _optional(row.get("total_accelerators")), "unscored": int(row["unscored"]),
             "results": int((current["benchmark"] == row["benchmark"]).sum()),
-            "source_label": score_method_label(row["score_method"], lang) if scored else "",
-            "method": row["score_method"] if scored else None})
+            "source_label": score_method_label(method_of(row), lang) if scored else "",
+            "method": method_of(row) if scored else None})
     unscored = sum(r["unscored"] for r in fastest_rows)
     fastest = {"rows": fastest_rows, "unscored": unscored, "results": sum(r["results"] for r in fastest_rows),
                "legend": legend([r["method"] for r in fastest_rows if r["method"] is not None], lang)}

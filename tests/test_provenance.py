@@ -297,4 +297,8 @@ def test_mlcommons_result_ids_are_shown_when_the_data_has_them(tmp_path):
     assert "<td>6.0-0102</td>" in row and "<dt>MLCommons result ID</dt><dd>6.0-0102</dd>" in row
     # Without the column, no empty column is added.
     build_site(write_files(tmp_path / "plain", mini_site_files()), tmp_path / "plain-out")
-    assert "Result ID" not in (tmp_path / "plain-out/en/benchmarks/deepseekv3-671b/index.html").read_text()
+    plain = (tmp_path / "plain-out/en/benchmarks/deepseekv3-671b/index.html").read_text()
+    assert "Result ID" not in plain
+    # A file without `score_method` is labelled from its score_source, like a derived file.
+    assert _row(plain, result_anchor("v6.0", "Acme", "a2048")).rstrip().endswith(
+        "<td>computed from the result logs</td>")
