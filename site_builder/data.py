@@ -7,6 +7,7 @@ import difflib
 import io
 import math
 import os
+import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,15 +31,23 @@ RESULT_SCHEMA = {
 # a missing value. Any column in neither RESULT_SCHEMA nor here is refused, so a typo in a header
 # cannot hide data. Adding an optional column is one line here (and a row in data/README.md).
 RESULT_OPTIONAL_COLUMNS: dict[str, str] = {
+    "submitter_dir": "str", "score_method": "str", "score_decimals": "int", "run_minutes": "str",
+    "result_id": "str",
 }
 _REQUIRED = {"round", "division", "submitter", "system_id", "accelerator", "benchmark",
              "score_source", "total_accelerators", "number_of_nodes", "accelerators_per_node"}
-_OPTIONAL_NUMBERS = {"score_minutes", "rcp_scaling_factor", "number_of_runs"}
+_OPTIONAL_NUMBERS = {"score_minutes", "rcp_scaling_factor", "number_of_runs", "score_decimals"}
 _CHOICES = {
     "division": {"closed", "open"},
     "availability": {"available", "preview", "rdi", ""},
     "hosting": {"cloud", "on-premise", ""},
+    "score_method": {"official-summarizer", "computed-from-logs", "submitter-summary", "published-by-submitter",
+                     "not-computed", ""},
 }  # accelerator_vendor is checked against data/vendors.csv (site_builder/hardware.py)
+# Per-run minutes: numbers separated by ";", an empty item for a run that did not finish.
+_RUN_MINUTES = re.compile(r"^(\d+(\.\d+)?)?(;(\d+(\.\d+)?)?)*$")
+# An MLCommons result id, e.g. 6.0-0012.
+_RESULT_ID = re.compile(r"^\d+\.\d+-\d+$")
 
 BENCHMARK_SCHEMA = {
     "id": "str", "name": "str", "model": "str", "total_parameters_b": "float",
@@ -187,6 +196,24 @@ def _convert(raw: str, name: str, kind: str, required: set[str], optional_number
     return value
 
 
+def _check_provenance(row: pd.Series, problems: Collector, shown: str) -> None:
+    """The optional provenance columns agree with the score they describe."""
+    scored = pd.notna(row["score_minutes"])
+    method, decimals = row.get("score_method", ""), row.get("score_decimals")
+    runs, result_id = row.get("run_minutes", ""), row.get("result_id", "")
+    if method == "not-computed" and scored:
+        problems.error("column 'score_method' is 'not-computed' but the row has a score", shown, row["line"])
+    if method not in ("", "not-computed") and not scored:
+        problems.error(f"column 'score_method' is {method!r} but the row has no score", shown, row["line"])
+    if pd.notna(decimals) and decimals > 9:
+        problems.error(f"column 'score_decimals' has {decimals}; at most 9 decimals are shown", shown, row["line"])
+    if runs and not _RUN_MINUTES.match(runs):
+        problems.error(f"column 'run_minutes' has {runs!r}; expected minutes separated by ';'", shown, row["line"])
+    if result_id and not _RESULT_ID.match(result_id):
+        problems.error(f"column 'result_id' has {result_id!r}; expected an MLCommons id such as 6.0-0012",
+                       shown, row["line"])
+
+
 def load_dataset(data_dir: Path, rounds: list[str], root: Path | None = None) -> Dataset:
     """Read data/benchmarks.csv and data/rounds/<round>/results.csv for each round; fail once with all problems."""
     problems = Collector()
@@ -272,6 +299,7 @@ def _check_results(frame: pd.DataFrame, round_name: str, benchmarks: pd.DataFram
         if pd.notna(row["score_minutes"]) and row["score_minutes"] == 0:
             problems.error("column 'score_minutes' is zero; leave it empty when there is no score",
                            shown, row["line"])
+        _check_provenance(row, problems, shown)
     duplicated = frame[frame.duplicated(list(RESULT_KEY), keep="first")]
     for _, row in duplicated.iterrows():
         first = frame[(frame[list(RESULT_KEY)] == row[list(RESULT_KEY)]).all(axis=1)]["line"].iloc[0]

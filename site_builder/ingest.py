@@ -285,6 +285,8 @@ def _score(folder: Path, benchmark: str, system: str, submitter: str, division: 
                     f"rcp_checker gives an RCP normalization factor of {checker_factor:.6f} but there is no "
                     f"scaling.json; as in result_summarizer, the score is not scaled", shown, severity="warning"))
     return {"score_minutes": f"{score:.4f}", "rcp_scaling_factor": _format_factor(factor),
+            "score_method": "official-summarizer", "score_decimals": "4",
+            "run_minutes": ";".join(f"{minutes[log.name]:.4f}" if log.name in minutes else "" for log in logs),
             "notes": "; ".join(notes)}
 
 
@@ -332,7 +334,8 @@ def ingest_results(repo: Path, round_name: str, hardware: Hardware, ruleset: str
             systems[system_dir] = _system(org, system, repo, hardware, problems)
         columns = systems[system_dir]
         row = dict.fromkeys(COLUMNS, "")
-        row.update({"round": round_name, "submitter": org.name, "system_id": system, "benchmark": benchmark,
+        row.update({"round": round_name, "submitter": org.name, "submitter_dir": org.name, "system_id": system,
+                    "benchmark": benchmark,
                     "number_of_runs": str(len(list(bench_dir.glob("result_*.txt"))))})
         try:
             if isinstance(columns, str):
@@ -344,7 +347,8 @@ def ingest_results(repo: Path, round_name: str, hardware: Hardware, ruleset: str
             row["score_source"] = tool
         except _Failed as failure:
             row.update(score_minutes="", rcp_scaling_factor="", notes="; ".join(failure.notes),
-                       score_source=f"not computed: {failure}")
+                       score_source=f"not computed: {failure}", score_method="not-computed", score_decimals="",
+                       run_minutes="")
             problems.append(Problem(f"result not scored: {failure}", shown, severity="warning"))
         rows.append(row)
     if progress is not None:

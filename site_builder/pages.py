@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from site_builder import claims as claim_stage, metrics
+from site_builder import claims as claim_stage, derive, metrics
 from site_builder.charts import Chart, Features, benchmark_chart_id
 from site_builder.charts.scaling import scaling_chart_id
 from site_builder.config import SiteConfig
@@ -18,7 +18,7 @@ from site_builder.data import Dataset
 from site_builder.i18n import Language
 from site_builder.inline import BoundArticles, format_value
 from site_builder.render import served_path
-from site_builder.rounds import load_round_info
+from site_builder.rounds import RoundInfo, load_round_info, result_folder_url
 from site_builder.urls import benchmark_path, result_anchor
 
 
@@ -75,20 +75,51 @@ def article_parts(article: Article, charts_by: dict, html: str) -> list[tuple[st
     return parts
 
 
-def score_source_label(source: str, lang: Language) -> str:
-    """Short, translated name of where a score comes from; the full text goes in a tooltip."""
+# Score methods in legend order (ids of the derived `score_method` column, see data/README.md).
+SCORE_METHODS = ("official-summarizer", "computed-from-logs", "submitter-summary", "published-by-submitter",
+                 "not-computed")
+
+
+def score_method_label(method: str, lang: Language) -> str:
+    """Short, translated name of how a score was obtained, for a table cell."""
     _ = lang.gettext
-    if source.startswith("computed here"):
-        return _("computed from the result logs")
-    if source.startswith("submitter-committed"):
-        return _("submitter's summary.json")
-    if source.startswith("published by the submitter"):
-        return _("published by the submitter")
-    if source.startswith("mlperf_logging.result_summarizer"):
-        return _("official result summarizer")
-    if source.startswith("not computed"):
-        return _("not computed")
-    return source
+    return {
+        "official-summarizer": _("official result summarizer"),
+        "computed-from-logs": _("computed from the result logs"),
+        "submitter-summary": _("submitter's summary.json"),
+        "published-by-submitter": _("published by the submitter"),
+        "not-computed": _("not computed"),
+    }.get(method, _("not stated"))
+
+
+def score_method_explanation(method: str, lang: Language) -> str:
+    """What a score method means, said once in the legend under a table."""
+    _ = lang.gettext
+    return {
+        "official-summarizer": _("MLCommons' own result summarizer (mlperf-logging) was run on the complete "
+                                 "result logs."),
+        "computed-from-logs": _("Computed for this site from the start and stop times in each run's log, with the "
+                                "official rules: mean of the runs without the fastest and slowest, then the RCP "
+                                "factor."),
+        "submitter-summary": _("Copied from the summary.json the submitter committed to the results repository "
+                               "(the official summarizer's output, run by the submitter); not recomputed."),
+        "published-by-submitter": _("Taken from the submitter's own publication, with the decimals it gives; not "
+                                    "recomputed, and it may differ slightly from the final MLCommons table."),
+        "not-computed": _("No score: the result's logs have not been scored yet. The result exists and is listed, "
+                          "but it cannot be compared."),
+    }.get(method, _("The data does not say how this score was obtained."))
+
+
+def score_source_label(source: str, lang: Language) -> str:
+    """Short label for a full `score_source` text, where only that text is at hand (chart data tables)."""
+    return score_method_label(derive.score_method(source) or "", lang)
+
+
+def legend(methods, lang: Language) -> list[tuple[str, str]]:
+    """(label, explanation) for each score method present, in legend order."""
+    present = set(methods)
+    order = [m for m in SCORE_METHODS if m in present] + sorted(present - set(SCORE_METHODS))
+    return [(score_method_label(m, lang), score_method_explanation(m, lang)) for m in order]
 
 
 def task_label(task: str, lang: Language) -> str:
@@ -107,18 +138,84 @@ def _optional(value):
     return None if value is None or (isinstance(value, float) and pd.isna(value)) or value is pd.NA else value
 
 
-def result_rows(entries: pd.DataFrame, lang: Language) -> list[dict]:
-    """Table rows: scored results fastest first, then unscored ones by scale."""
+def _written_decimals(text: str) -> int:
+    return len(text.partition(".")[2])
+
+
+def _run_minutes(text: str) -> list[tuple[float, int] | None]:
+    """Per-run minutes as (value, decimals as written); None for a run that did not finish."""
+    if not text:
+        return []
+    return [(float(item), _written_decimals(item)) if item else None for item in text.split(";")]
+
+
+def _choice_label(column: str, value: str, lang: Language) -> str:
+    _ = lang.gettext
+    labels = {
+        "availability": {"available": _("available"), "preview": _("preview"),
+                         "rdi": _("research, development or internal")},
+        "hosting": {"cloud": _("cloud"), "on-premise": _("on-premise")},
+    }
+    return labels[column].get(value, value)
+
+
+def result_rows(entries: pd.DataFrame, lang: Language, info: RoundInfo | None = None) -> list[dict]:
+    """Table rows with their detail view: scored results fastest first, then unscored ones by scale."""
     ordered = entries.assign(missing=entries["score_minutes"].isna()).sort_values(
         ["missing", "score_minutes", "total_accelerators", "submitter", "system_id"])
-    return [{
-        "submitter": row["submitter"], "system": row["system_id"], "system_name": row["system_name"],
-        "accelerator": row["accelerator"], "accelerator_model": row["accelerator_model"],
-        "accelerators": int(row["total_accelerators"]), "nodes": int(row["number_of_nodes"]),
-        "framework": row["framework"], "score": _optional(row["score_minutes"]),
-        "source_label": score_source_label(row["score_source"], lang), "source": row["score_source"],
-        "inferred": row["metadata_source"].startswith("inferred"),
-    } for _, row in ordered.iterrows()]
+    rows = []
+    for _, row in ordered.iterrows():
+        score = _optional(row["score_minutes"])
+        rcp = _optional(row["rcp_scaling_factor"])
+        rows.append({
+            "anchor": result_anchor(row["round"], row["submitter"], row["system_id"]), "round": row["round"],
+            "submitter": row["submitter"], "system": row["system_id"], "system_name": row["system_name"],
+            "accelerator": row["accelerator"], "accelerator_model": row["accelerator_model"],
+            "accelerators": int(row["total_accelerators"]), "nodes": int(row["number_of_nodes"]),
+            "per_node": int(row["accelerators_per_node"]), "host_processor": row["host_processor"],
+            "framework": row["framework"],
+            "availability": _choice_label("availability", row["availability"], lang) if row["availability"] else "",
+            "hosting": _choice_label("hosting", row["hosting"], lang) if row["hosting"] else "",
+            # Source precision: a published 18.35 stays 18.35; without the column, the summarizer's 4 decimals.
+            "score": score, "decimals": score_decimals_of(row),
+            "method": method_of(row), "source_label": score_method_label(method_of(row), lang),
+            "source": row["score_source"], "runs": _run_minutes(row["run_minutes"]),
+            "number_of_runs": _optional(row["number_of_runs"]),
+            "rcp": rcp, "rcp_decimals": _written_decimals(repr(float(rcp))) if rcp is not None else 0,
+            "notes": row["notes"], "result_id": row["result_id"],
+            "folder": result_folder_url(info, row["submitter_dir"], row["system_id"], row["benchmark"]) if info else None,
+            "inferred": row["metadata_source"].startswith("inferred"),
+        })
+    return rows
+
+
+def method_of(row: pd.Series) -> str:
+    """The row's `score_method`; for data without that column (hand-written or older files), the kind its
+    `score_source` text names, so that such a file is labelled the same way as a derived one."""
+    return row.get("score_method") or derive.score_method(str(row.get("score_source") or "")) or ""
+
+
+def score_decimals_of(row: pd.Series) -> int:
+    """Decimals to show for a row's score: its `score_decimals`, else the summarizer's 4."""
+    decimals = _optional(row.get("score_decimals"))
+    return int(decimals) if decimals is not None else derive.COMPUTED_DECIMALS
+
+
+def _anchor_of(row: pd.Series) -> str | None:
+    """The row anchor of a scored result (None for the placeholder of a benchmark without scores)."""
+    if _optional(row["score_minutes"]) is None:
+        return None
+    return result_anchor(row["round"], row["submitter"], row["system_id"])
+
+
+def results_table(entries: pd.DataFrame, lang: Language, info: RoundInfo | None) -> dict:
+    """A results table with what a reader needs to read it: the legend of its sources and how many
+    results have no score."""
+    rows = result_rows(entries, lang, info)
+    return {"rows": rows, "legend": legend([r["method"] for r in rows], lang),
+            "scored": sum(r["score"] is not None for r in rows),
+            "unscored": sum(r["score"] is None for r in rows),
+            "result_ids": any(r["result_id"] for r in rows)}
 
 
 @dataclass(frozen=True)
@@ -135,6 +232,7 @@ class _Plan:
     headline: metrics.Headline
     fastest: pd.DataFrame
     bound: BoundArticles  # the articles' figures and claims, resolved
+    round_infos: dict[str, RoundInfo]  # round -> its declared facts (results repository for folder links)
     features: Features | None = None
 
     @property
@@ -156,9 +254,11 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
              for lang in languages]
     common = {"config": config, "updated": updated,
               "lang_names": {lang.code: lang.native_name for lang in languages}}
+    round_infos = {name: load_round_info(config.data_dir, name, config.root)
+                   for name in (config.round, config.previous_round) if name}
     plan = _Plan(config, dataset, articles, {(c.lang, c.id): c for c in charts}, codes, common, round_benchmarks,
                  metrics.headline(current), metrics.fastest_per_benchmark(current, round_benchmarks), bound,
-                 features)
+                 round_infos, features)
 
     site = [Page("index.html", None, "chooser.html", config.title[config.default_language],
                  plan.every_language(home_path), {**common, "homes": homes}, x_default="index.html")]
@@ -182,13 +282,20 @@ def _home_page(plan: _Plan, lang: Language) -> Page:
     } for b in plan.round_benchmarks]
     fastest_rows = []
     for _, row in plan.fastest.iterrows():
-        source = row.get("score_source") if isinstance(row.get("score_source"), str) else ""
+        scored = _optional(row["score_minutes"]) is not None
         fastest_rows.append({
             "benchmark": row["benchmark"], "name": dataset.benchmarks.loc[row["benchmark"], "name"],
             "path": benchmark_path(code, row["benchmark"]), "score": _optional(row["score_minutes"]),
+            "decimals": score_decimals_of(row),
+            "anchor": _anchor_of(row),
             "submitter": row.get("submitter"), "system": row.get("system_id"), "accelerator": row.get("accelerator"),
-            "accelerators": _optional(row.get("total_accelerators")), "source": source,
-            "source_label": score_source_label(source, lang) if source else ""})
+            "accelerators": _optional(row.get("total_accelerators")), "unscored": int(row["unscored"]),
+            "results": int((current["benchmark"] == row["benchmark"]).sum()),
+            "source_label": score_method_label(method_of(row), lang) if scored else "",
+            "method": method_of(row) if scored else None})
+    unscored = sum(r["unscored"] for r in fastest_rows)
+    fastest = {"rows": fastest_rows, "unscored": unscored, "results": sum(r["results"] for r in fastest_rows),
+               "legend": legend([r["method"] for r in fastest_rows if r["method"] is not None], lang)}
     headline = plan.headline
     card_footer = lang.gettext("%(organizations)s organizations · %(results)s results · "
                                "%(accelerators)s accelerator types") % {
@@ -204,7 +311,7 @@ def _home_page(plan: _Plan, lang: Language) -> Page:
         **plan.common, "headline": headline, "largest_note": _largest_note(headline, lang),
         "showcase": next((row for row in fastest_rows if row["benchmark"] == showcase and row["score"] is not None),
                          None),
-        "fastest": fastest_rows, "benchmarks": benchmarks,
+        "fastest": fastest, "benchmarks": benchmarks,
         "charts": [chart for chart in key_charts if chart is not None], "round_charts": round_charts,
         "own_articles": own, "other_articles": others,
     }, x_default="index.html", og_image=f"og/{code}/home.png",
@@ -284,13 +391,18 @@ def _benchmark_page(plan: _Plan, lang: Language, benchmark: str) -> Page:
             "round": config.previous_round, "results": len(before),
             "scored": int(before["score_minutes"].notna().sum()), "before": best_before, "now": best_now,
             "speedup": _optional(best_before["score_minutes"] / best_now["score_minutes"]),
+            "before_decimals": score_decimals_of(best_before), "now_decimals": score_decimals_of(best_now),
+            "before_anchor": _anchor_of(best_before), "now_anchor": _anchor_of(best_now),
             "unscored_now": int(entries["score_minutes"].isna().sum()),
+            # Every result of the previous round, so that a figure citing one has a row to link to.
+            "table": results_table(before, lang, plan.round_infos.get(config.previous_round)),
         }
+    table = results_table(entries, lang, plan.round_infos.get(config.round))
     return Page(benchmark_path(code, benchmark), code, "benchmark.html", str(facts["name"]),
                 plan.every_language(lambda other: benchmark_path(other, benchmark)), {
                     **plan.common, "benchmark": facts, "task": task_label(facts["task"], lang),
-                    "rows": result_rows(entries, lang), "chart": plan.charts_by[(code, benchmark_chart_id(benchmark))],
-                    "comparison": comparison, "scored": int(entries["score_minutes"].notna().sum()),
+                    "table": table, "rows": table["rows"], "scored": table["scored"],
+                    "chart": plan.charts_by[(code, benchmark_chart_id(benchmark))], "comparison": comparison,
                     "nav": [(b, dataset.benchmarks.loc[b, "name"], benchmark_path(code, b))
                             for b in plan.round_benchmarks],
                 }, x_default=benchmark_path(config.default_language, benchmark))

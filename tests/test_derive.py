@@ -1,7 +1,8 @@
 import pytest
 
 from site_builder.config import load_config
-from site_builder.derive import derive_all
+from site_builder.data import RESULT_OPTIONAL_COLUMNS, RESULT_SCHEMA
+from site_builder.derive import COLUMNS, OPTIONAL_SOURCE_COLUMNS, derive_all
 from site_builder.errors import SiteError
 from site_builder.hardware import load_hardware
 from tests.conftest import ROOT, SHARED_DATA
@@ -32,7 +33,15 @@ def test_shipped_data_regenerates_without_difference():
     derived = derive_all(SHARED_DATA, ROUNDS, HARDWARE)
     assert sorted(derived) == sorted(f"rounds/{name}/results.csv" for name in ROUNDS)
     for relative, text in derived.items():
+        assert text.splitlines()[0] == ",".join(COLUMNS)  # the provenance columns are part of the files
         assert (ROOT / "data" / relative).read_text(encoding="utf-8") == text, relative
+
+
+def test_every_derived_column_is_in_the_schema_and_documented():
+    readme = (ROOT / "data" / "README.md").read_text(encoding="utf-8")
+    for column in COLUMNS + OPTIONAL_SOURCE_COLUMNS:
+        assert column in RESULT_SCHEMA or column in RESULT_OPTIONAL_COLUMNS, column
+        assert f"\n| {column} |" in readme, column
 
 
 @pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="../shared/data/mlperf-training is not present")
@@ -50,8 +59,8 @@ def test_derived_counts_match_the_published_round():
 def test_unknown_model_names_its_row_and_the_accelerator_table(tmp_path):
     source = tmp_path / "v9.0"
     source.mkdir()
-    (source / "results.csv").write_text("accelerator_model,availability_raw,benchmark,submitter,system_id\n"
-                                        "NVIDIA B200,,b,s,x\nSome future chip,,b,s,y\n")
+    (source / "results.csv").write_text("accelerator_model,availability_raw,benchmark,submitter,system_id,score_source\n"
+                                        "NVIDIA B200,,b,s,x,not computed\nSome future chip,,b,s,y,not computed\n")
     with pytest.raises(SiteError) as error:
         derive_all(tmp_path, ["v9.0"], HARDWARE)
     assert "results.csv:3: error: unknown accelerator model 'Some future chip'" in str(error.value)

@@ -119,9 +119,12 @@ def test_raw_sample_scores_and_systems_equal_the_published_table():
     for key, row in ingested.items():
         assert row["score_minutes"] == published[key]["score_minutes"]
         assert float(row["rcp_scaling_factor"]) == float(published[key]["rcp_scaling_factor"])
-        # every column but the provenance ones is the same as in the shipped table
-        expected = {k: v for k, v in ours[key].items() if k not in ("score_source", "metadata_source", "notes")}
+        # every column but the provenance ones is the same as in the shipped table (whose v5.1 source
+        # has no per-run minutes: ingest reads them from the logs)
+        expected = {k: v for k, v in ours[key].items()
+                    if k not in ("score_source", "metadata_source", "notes", "run_minutes")}
         assert {k: row[k] for k in expected} == expected
+        assert row["run_minutes"].count(";") == int(row["number_of_runs"]) - 1
         assert row["score_source"].startswith("mlperf_logging.result_summarizer ")
         assert row["notes"].startswith("per-run minutes: ") and row["notes"].count(";") >= 9
     # the AMD result carries a scaling.json; the repository is only read (the summarizer's RCP step would write)
@@ -356,3 +359,12 @@ def test_missing_mlperf_logging_says_how_to_install_it(tmp_path, monkeypatch):
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
     assert "error: the ingest command needs MLCommons' mlperf-logging, which is not installed" in result.stderr
     assert "pip install 'site-builder[ingest]'" in result.stderr and "Traceback" not in result.output
+
+
+def test_ingested_rows_carry_their_method_precision_and_runs(tmp_path):
+    make_result(tmp_path, system="full")
+    make_result(tmp_path, system="short", minutes=MINUTES[:3])
+    rows = {row["system_id"]: row for row in ingest_results(tmp_path, "v5.1", HARDWARE).rows}
+    assert (rows["full"]["score_method"], rows["full"]["score_decimals"]) == ("official-summarizer", "4")
+    assert rows["full"]["run_minutes"].count(";") == len(MINUTES) - 1 and rows["full"]["submitter_dir"]
+    assert (rows["short"]["score_method"], rows["short"]["score_decimals"]) == ("not-computed", "")

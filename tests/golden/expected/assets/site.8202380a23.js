@@ -102,7 +102,20 @@
     });
   }
 
+  // A link to a result row inside a closed <details> (an earlier round's results) opens it; browsers that
+  // do not open it on their own would otherwise scroll to nothing.
+  function revealTarget() {
+    var target = window.location.hash && document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
+    var opened = false;
+    for (var el = target && target.parentElement; el; el = el.parentElement) {
+      if (el.tagName === "DETAILS" && !el.open) { el.open = true; opened = true; }
+    }
+    if (opened) target.scrollIntoView();
+  }
+
   document.querySelectorAll("table.sortable").forEach(makeSortable);
+  window.addEventListener("hashchange", revealTarget);
+  revealTarget();
   drawCharts();
   reportHeight();
   copyButtons();
