@@ -11,21 +11,39 @@ from site_builder.prose import TypedNumber, typed_numbers
 @dataclass(frozen=True)
 class Finding:
     lang: str
-    kind: str  # "missing" or "stale"
+    kind: str  # "missing" or "stale" (problems); "original" or "parallel" (information)
     key: str
     detail: str
 
+    @property
+    def is_problem(self) -> bool:
+        return self.kind in ("missing", "stale")
+
 
 def translation_status(articles: list[Article], languages: tuple[str, ...]) -> list[Finding]:
-    """Per language: keys published elsewhere but not here, and translations whose source changed since."""
+    """Per language: translations that are missing or stale, and articles that are not meant as translations.
+
+    A key becomes a translation group once one of its articles declares `translation_of`: every language
+    without it is then missing a translation. A key without any `translation_of` is an original written for
+    one language, or parallel originals written separately in several (such as a methodology page each
+    desk wrote for its readers); those are listed for information, not as problems.
+    """
     by_lang_key = {(a.lang, a.key): a for a in articles}
     keys = sorted({a.key for a in articles})
+    translated = {a.key for a in articles if a.translation_of}
     findings = []
     for lang in languages:
         for key in keys:
+            present = [other for other in languages if (other, key) in by_lang_key]
             article = by_lang_key.get((lang, key))
+            if key not in translated:
+                if article is None:
+                    findings.append(Finding(lang, "original", key, "written for " + ", ".join(present) +
+                                            " only (no article declares translation_of)"))
+                elif len(present) > 1:
+                    findings.append(Finding(lang, "parallel", key, "parallel originals in " + ", ".join(present)))
+                continue
             if article is None:
-                present = [other for other in languages if (other, key) in by_lang_key]
                 findings.append(Finding(lang, "missing", key, "published in " + ", ".join(present)))
                 continue
             source = by_lang_key.get((article.translation_of, key)) if article.translation_of else None

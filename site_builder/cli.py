@@ -60,25 +60,36 @@ def build(root: Path, out: Path | None, base_url: str | None, strict: bool) -> N
               help="Exit 1 when a translation is missing or stale, or a typed number looks like a result.")
 def check(root: Path, strict: bool) -> None:
     """Report missing and stale translations, and numbers typed into articles that look like results."""
+    from site_builder import claims, inline
     from site_builder.check import data_names, translation_status, typed_numbers_in
     from site_builder.config import load_config
     from site_builder.content import load_articles
     from site_builder.data import load_dataset
     from site_builder.errors import Problem, SiteError
+    from site_builder.figures import FigureContext
+    from site_builder.pages import score_source_label
 
+    notes: list[Problem] = []
     try:
         config = load_config(root)
-        articles = load_articles(config.content_dir, config.languages, root)
-        rounds = [r for r in (config.round, config.previous_round) if r]
-        names = data_names(load_dataset(config.data_dir, rounds, root))
+        articles = load_articles(config.content_dir, config.languages, root, notes)
+        dataset = load_dataset(config.data_dir, list(config.rounds), root)
+        names = data_names(dataset)
+        # Bound figures and cited claims must resolve, as in a build: a wrong row is an error here too.
+        context = FigureContext(dataset, config.round, config.previous_round)
+        verdicts = claims.evaluate_claims(config, context)
+        inline.bind(articles, context, {v.id: v for v in verdicts}, claims.render_claim_inline, score_source_label)
     except SiteError as error:
         _fail(error, "check failed", "")
+    for note in notes:
+        click.echo(str(note), err=True)
     findings = translation_status(articles, config.languages)
     for lang in config.languages:
         own = [f for f in findings if f.lang == lang]
         count = sum(1 for a in articles if a.lang == lang)
         click.echo(f"{lang}: {count} article{'s' if count != 1 else ''}, "
-                   f"{sum(f.kind == 'missing' for f in own)} missing, {sum(f.kind == 'stale' for f in own)} stale")
+                   f"{sum(f.kind == 'missing' for f in own)} missing, {sum(f.kind == 'stale' for f in own)} stale, "
+                   f"{sum(f.kind == 'original' for f in own)} written for other languages only")
         for finding in own:
             click.echo(f"  {finding.kind}: {finding.key}: {finding.detail}")
     typed = typed_numbers_in(articles, names)
@@ -89,7 +100,7 @@ def check(root: Path, strict: bool) -> None:
         click.echo(f"{len(typed)} typed number{'s' if len(typed) != 1 else ''} in "
                    f"{len({n.path for n in typed})} articles: bind each with {{{{< fig ... >}}}}, or mark a "
                    "number that is not a result with {{< lit ... >}}")
-    if strict and (findings or typed):
+    if strict and (any(f.is_problem for f in findings) or typed):
         sys.exit(1)
 
 

@@ -6,7 +6,8 @@ reference `[ROUND:]BENCHMARK/SYSTEM_ID`, `[ROUND:]BENCHMARK/SUBMITTER/SYSTEM_ID`
 share a system id) or `[ROUND:]BENCHMARK/fastest`; the round defaults to the site's main round.
 
 Metrics (the README has examples):
-- of one result: `score`, `accelerators`, `nodes`, `runs`, `rcp`, `acc-minutes` (time x accelerators);
+- of one result: `score`, `accelerators`, `nodes`, `runs`, `rcp`, `acc-minutes` (time x accelerators),
+  `unscaled` (the score before RCP normalization), `run REF n=K` (minutes of its K-th run log);
 - of two results: `efficiency SMALL LARGE` (scaling efficiency), `speedup BEFORE AFTER` (before / after),
   `time-saved BEFORE AFTER` (1 - after / before), `gap A B` (A / B - 1: how much slower A is),
   `ratio A B` (A / B);
@@ -107,6 +108,8 @@ METRICS: dict[str, _Metric] = {
     "runs": _Metric(1, "count", 0, "runs in one result"),
     "rcp": _Metric(1, "factor", None, "RCP scaling factor applied to one result"),
     "acc-minutes": _Metric(1, "count", 0, "time to train x accelerators of one result"),
+    "run": _Metric(1, "minutes", 4, "minutes of one run of a result, n=K for its K-th run log"),
+    "unscaled": _Metric(1, "minutes", None, "score before RCP normalization (score / RCP factor)"),
     "efficiency": _Metric(2, "percent", 1, "scaling efficiency from the smaller to the larger result"),
     "speedup": _Metric(2, "times", 2, "time of the first result / time of the second"),
     "time-saved": _Metric(2, "percent", 1, "1 - time of the second / time of the first"),
@@ -152,10 +155,12 @@ def evaluate(metric: str, args: list[str], options: dict[str, str], context: Fig
     if spec.arity == 0:
         quantity = _round_figure(metric, spec, options, context)
     else:
-        unknown = sorted(set(options) - {"decimals"})
+        allowed = {"decimals", "n"} if metric == "run" else {"decimals"}
+        unknown = sorted(set(options) - allowed)
         if unknown:
-            raise FigureError(f"unknown option '{unknown[0]}' for '{metric}'", hint="options: decimals=N")
-        quantity = _result_figure(metric, spec, [resolve(ref, context) for ref in args])
+            raise FigureError(f"unknown option '{unknown[0]}' for '{metric}'",
+                              hint="options: " + ", ".join(f"{name}=N" for name in sorted(allowed)))
+        quantity = _result_figure(metric, spec, [resolve(ref, context) for ref in args], options)
     if decimals is not None:
         quantity = Quantity(quantity.metric, quantity.value, quantity.unit, min(decimals, quantity.decimals),
                             quantity.refs, quantity.round, quantity.filters)
@@ -242,7 +247,20 @@ def _needs_score(ref: ResultRef, metric: str) -> float:
     return ref.score
 
 
-def _result_figure(metric: str, spec: _Metric, refs: list[ResultRef]) -> Quantity:
+def _run_minutes(ref: ResultRef, number: str | None) -> float:
+    """Minutes of the K-th run log of a result (from the derived `run_minutes` column)."""
+    runs = str(ref.row.get("run_minutes") or "")
+    if not runs:
+        raise FigureError(f"{ref.reference} has no per-run minutes in the data")
+    items = runs.split(";")
+    if number is None or not number.isdigit() or not 1 <= int(number) <= len(items):
+        raise FigureError(f"'run' needs n=K with K from 1 to {len(items)} for {ref.reference}")
+    if not items[int(number) - 1]:
+        raise FigureError(f"run {number} of {ref.reference} did not finish (no run_stop in its log)")
+    return float(items[int(number) - 1])
+
+
+def _result_figure(metric: str, spec: _Metric, refs: list[ResultRef], options: dict[str, str]) -> Quantity:
     first = refs[0]
     if metric == "score":
         return Quantity(metric, _needs_score(first, metric), spec.unit, first.score_decimals, (first,))
@@ -258,6 +276,12 @@ def _result_figure(metric: str, spec: _Metric, refs: list[ResultRef]) -> Quantit
         return Quantity(metric, float(factor), spec.unit, _source_decimals(factor), (first,))
     if metric == "acc-minutes":
         return Quantity(metric, _needs_score(first, metric) * first.accelerators, spec.unit, 0, (first,))
+    if metric == "run":
+        return Quantity(metric, _run_minutes(first, options.get("n")), spec.unit, 4, (first,))
+    if metric == "unscaled":
+        factor = first.row["rcp_scaling_factor"]
+        factor = 1.0 if pd.isna(factor) else float(factor)
+        return Quantity(metric, _needs_score(first, metric) / factor, spec.unit, first.score_decimals, (first,))
     a, b = (_needs_score(ref, metric) for ref in refs)
     if metric == "efficiency":
         small, large = refs

@@ -77,6 +77,8 @@ def describe(quantity: Quantity, lang: Language, benchmark_names: dict[str, str]
         "runs": _("Runs in the result"),
         "rcp": _("RCP scaling factor applied to the score"),
         "acc-minutes": _("Time to train × accelerators"),
+        "run": _("Minutes of one run of the result, from its log"),
+        "unscaled": _("Time to train before RCP normalization: score / RCP factor"),
         "efficiency": _("Scaling efficiency: (time × accelerators of the first) / (time × accelerators of the second)"),
         "speedup": _("Speed-up: time of the first / time of the second"),
         "ratio": _("Ratio: time of the first / time of the second"),

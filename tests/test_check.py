@@ -145,8 +145,7 @@ def test_check_warns_and_strict_fails(mini_site):
     lenient = CliRunner().invoke(main, ["check", "--root", str(site)])
     assert lenient.exit_code == 0, lenient.output
     lines = lenient.output.splitlines()
-    assert lines[:3] == ["en: 1 article, 1 missing, 0 stale", "  missing: only-dutch: published in nl",
-                         "nl: 2 articles, 0 missing, 0 stale"]  # the translation report stays
+    assert lines[0] == "en: 1 article, 0 missing, 0 stale, 1 written for other languages only"  # the report stays
     assert "content/en/hello.md:9:24: warning: typed number '20.5 minutes' looks like a result (unit)" in lines
     assert "content/en/hello.md:9:40: warning: typed number '512 GPUs' looks like a result (unit)" in lines
     assert not any("3.5x" in line for line in lines)
@@ -162,3 +161,17 @@ def test_check_strict_passes_when_numbers_are_marked(mini_site):
     result = CliRunner().invoke(main, ["check", "--root", str(site), "--strict"])
     assert result.exit_code == 0, result.output
     assert "typed number" not in result.output
+
+
+def test_a_translation_group_reports_the_languages_that_miss_it(arabic_site):
+    """Once one article declares translation_of, its key is meant for every language: a missing one fails --strict."""
+    from site_builder.content import load_articles
+
+    [english] = [a for a in load_articles(arabic_site / "content", ("en",), arabic_site) if a.key == "hello"]
+    dutch = arabic_site / "content/nl/hallo.md"
+    dutch.write_text(dutch.read_text().replace("key: hello", f"key: hello\ntranslation_of: en\n"
+                                                             f"source_hash: {english.content_hash}"))
+    result = CliRunner().invoke(main, ["check", "--root", str(arabic_site), "--strict"])
+    assert result.exit_code == 1
+    assert "  missing: hello: published in en, nl" in result.output.splitlines()
+    assert "parallel: hello" not in result.output

@@ -92,3 +92,14 @@ def test_benchmarks_led_filters_the_fastest_results_not_the_field(context):
     # AMD has scored results, but leads no benchmark: the filter applies after picking the fastest.
     assert evaluate_expression("scored-results accelerator_vendor=AMD", context).value > 0
     assert evaluate_expression("benchmarks-led accelerator_vendor=AMD", context).value == 0
+
+
+def test_runs_and_the_score_before_normalization(context):
+    ref = COREWEAVE.format(2048)
+    assert evaluate_expression(f"run {ref} n=2", context).value == 1.9450  # the median of three runs
+    unscaled = evaluate_expression(f"unscaled {ref}", context)
+    assert round(unscaled.value, 4) == 1.9450 and unscaled.decimals == 4
+    with pytest.raises(FigureError, match="n=K with K from 1 to 3"):
+        evaluate_expression(f"run {ref} n=4", context)
+    with pytest.raises(FigureError, match="unknown option 'n'"):
+        evaluate_expression(f"score {ref} n=1", context)
