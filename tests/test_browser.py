@@ -308,18 +308,21 @@ def test_policy_holds_from_file_urls(browser, shipped_site, lang):
     assert_clean(found)
 
 
-def test_the_policy_blocks_inline_code_and_other_origins(browser, served, shipped_site):
-    """The meta policy is in force (and the listener hears it): an inline script does not run, an inline style
-    and an image from another origin are blocked, and the chart still draws without eval."""
+@pytest.mark.parametrize("scheme", ["http", "file"])
+def test_the_policy_blocks_inline_code_and_other_origins(browser, served, shipped_site, scheme):
+    """The meta policy is in force (and the listener hears it), over http and from file://: an inline script
+    does not run, an inline style and an image from another origin are blocked, and the chart still draws
+    (without eval: Vega's expression interpreter)."""
     page_text = (shipped_site / "embed/en/participation.html").read_text()
     other_origin = served.replace("127.0.0.1", "localhost")
     hostile = page_text.replace("<main>", '<main><script>window.__ran = true;</script><p style="color: red">x</p>'
                                           f'<img src="{other_origin}assets/nothing.png" alt="">')
-    (Path(served_root(served)) / "embed/en/policy-test.html").write_text(hostile)
+    copy = Path(served_root(served))  # a copy of the site: the shared build stays as it is
+    (copy / "embed/en/policy-test.html").write_text(hostile)
     context = browser.new_context()
     context.add_init_script(LISTEN_FOR_VIOLATIONS)
     page = context.new_page()
-    page.goto(served + "embed/en/policy-test.html")
+    page.goto(served + "embed/en/policy-test.html" if scheme == "http" else (copy / "embed/en/policy-test.html").as_uri())
     page.wait_for_function(ALL_CHARTS_DRAWN, timeout=20000)
     violations = " | ".join(page.evaluate("window.__csp"))
     assert page.evaluate("window.__ran === undefined")
@@ -339,3 +342,24 @@ def test_axe_finds_violations_when_there_are_some(browser, served, shipped_site,
     context.close()
     rules = " ".join(found.get("en/charts/axe-test.html", []))
     assert "axe image-alt" in rules and "axe valid-lang" in rules
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_tooltip_shows_under_the_policy_styled_by_the_site(browser, served, scheme):
+    """vega-tooltip would inject a <style> element; with it disabled, site.css styles the tooltip."""
+    context = browser.new_context(color_scheme=scheme, viewport={"width": 900, "height": 700})
+    context.add_init_script(LISTEN_FOR_VIOLATIONS)
+    page = context.new_page()
+    page.goto(served + "embed/en/amd-vs-nvidia.html")
+    page.wait_for_function(ALL_CHARTS_DRAWN, timeout=20000)
+    mark = page.locator(".vega-chart svg.marks .mark-symbol path, .vega-chart svg.marks .mark-rect path").first
+    box = mark.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_selector("#vg-tooltip-element.visible", timeout=5000)
+    tooltip = page.evaluate("""(() => { const t = document.getElementById('vg-tooltip-element'), s = getComputedStyle(t);
+        return {position: s.position, visibility: s.visibility, color: s.color, background: s.backgroundColor,
+                text: t.textContent, styles: document.querySelectorAll('style').length}; })()""")
+    assert tooltip["position"] == "fixed" and tooltip["visibility"] == "visible" and tooltip["text"].strip()
+    assert tooltip["styles"] == 0 and tooltip["color"] != tooltip["background"]
+    assert page.evaluate("window.__csp") == []
+    context.close()
