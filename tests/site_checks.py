@@ -58,6 +58,8 @@ class PageScan(HTMLParser):
                                                                        (attributes.get("http-equiv") or "").lower()))
         if tag == "link" and attributes.get("rel") == "alternate" and attributes.get("hreflang"):
             self.alternates[attributes["hreflang"]] = attributes["href"]
+        if tag == "meta" and attributes.get("property") in {"og:image", "og:url"}:  # absolute, into the site
+            self.links.append((f"meta[{attributes['property']}]", "content", attributes.get("content") or ""))
         for name in ("href", "src"):
             if attributes.get(name) is not None:
                 self.links.append((tag, name, attributes[name]))
