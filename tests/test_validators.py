@@ -26,9 +26,11 @@ LANGUAGES = load_config(ROOT).languages
 
 
 def run_vnu(*targets: Path) -> list[str]:
-    """Errors of the Nu Html Checker over files and folders, one line each (`"file:...":l.c-l.c: error: ...`)."""
+    """Errors of the Nu Html Checker over the HTML, CSS and SVG files of files and folders, one line each
+    (`"file:...":l.c-l.c: error: ...`)."""
     jar = validator_file("vnu-jar/build/dist/vnu.jar")
-    done = subprocess.run([java(), "-jar", str(jar), "--errors-only", "--skip-non-html", *map(str, targets)],
+    done = subprocess.run([java(), "-jar", str(jar), "--errors-only", "--skip-non-html", "--also-check-css",
+                           "--also-check-svg", *map(str, targets)],
                           capture_output=True, text=True, timeout=600)
     lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
     if done.returncode not in (0, 1) or (done.returncode == 1 and not lines):
@@ -36,13 +38,17 @@ def run_vnu(*targets: Path) -> list[str]:
     return lines
 
 
-def test_every_page_passes_the_nu_html_checker(shipped_site, tmp_path):
-    """One run (one JVM) over the shipped site, the golden site and a page that must fail, which proves the
-    checker really reads the files and reports what it finds."""
-    bad = write_files(tmp_path / "bad", {"page.html": '<!doctype html><html lang="en"><title>x</title><p><div></p>'})
-    errors = run_vnu(shipped_site, GOLDEN_EXPECTED, bad)
-    assert [e for e in errors if "/bad/page.html" in e], "vnu reported nothing for a page with errors"
-    site_errors = [e for e in errors if "/bad/page.html" not in e]
+def test_every_page_stylesheet_and_svg_passes_the_nu_html_checker(shipped_site, tmp_path):
+    """One run (one JVM) over the shipped site (pages, site.css, chart SVGs, icon), the golden site, and a page, a
+    stylesheet and an SVG that must fail, which proves the checker really reads each kind and reports it."""
+    bad = write_files(tmp_path / "bad", {"page.html": '<!doctype html><html lang="en"><title>x</title><p><div></p>',
+                                         "style.css": "p { colr: red; }",
+                                         "image.svg": '<svg xmlns="http://www.w3.org/2000/svg"><rect widht="3"/></svg>'})
+    golden_pages = sorted(GOLDEN_EXPECTED.rglob("*.html"))  # its SVGs are stored empty (compared by name only)
+    errors = run_vnu(shipped_site, *golden_pages, bad)
+    for name in ("page.html", "style.css", "image.svg"):
+        assert [e for e in errors if f"/bad/{name}" in e], f"vnu reported nothing for a {name} with errors"
+    site_errors = [e for e in errors if "/bad/" not in e]
     assert site_errors == [], f"{len(site_errors)} errors:\n" + "\n".join(site_errors[:60])
 
 
