@@ -225,3 +225,9 @@ def test_feed_stays_xml_when_an_article_holds_control_characters(mini_site, tmp_
             pytest.xfail("content.py lets C0 control characters through to the HTML (issue 8: a bad input gets "
                          "path:line:col: error); the feed then is not XML")
         raise
+
+
+def test_robots_txt_points_at_the_sitemap(shipped_site):
+    lines = (shipped_site / "robots.txt").read_text().splitlines()
+    sitemaps = [line.split(":", 1)[1].strip() for line in lines if line.lower().startswith("sitemap:")]
+    assert sitemaps == [f"{BASE_URL}sitemap.xml"]
