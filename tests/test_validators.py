@@ -183,8 +183,7 @@ def test_pages_have_no_inline_script_or_style(shipped_site):
     assert {page: found for page, found in offenders.items() if page not in from_articles} == {}
     if from_articles:
         pytest.xfail("content.py's sanitizer keeps style= on table cells (Markdown column alignment), which the "
-                     "policy blocks; issue 8 moves alignment to classes (site.css has .align-left, .align-center, "
-                     f".align-right): {sorted(from_articles)}")
+                     f"policy blocks; issue 8 moves alignment to classes: {sorted(from_articles)}")
 
 
 def test_the_inline_scan_finds_what_the_policy_blocks():
