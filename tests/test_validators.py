@@ -168,8 +168,13 @@ def test_every_page_carries_the_content_security_policy(shipped_site):
     for page in html_pages(shipped_site):
         parsed = scan(page)
         # First in <head> after the charset, so that it covers every element that follows.
-        if parsed.csp != [CSP] or parsed.head_order[:2] != ["meta:charset", "meta:content-security-policy"]:
-            wrong.append(f"{page.relative_to(shipped_site)}: {parsed.csp} {parsed.head_order}")
+        where = page.relative_to(shipped_site).as_posix()
+        if not parsed.csp:
+            wrong.append(f"{where}: no Content-Security-Policy meta (include _csp.html after <meta charset>)")
+        elif parsed.csp != [CSP]:
+            wrong.append(f"{where}: a different policy {parsed.csp}")
+        elif parsed.head_order[:2] != ["meta:charset", "meta:content-security-policy"]:
+            wrong.append(f"{where}: the policy is not first after the charset: {parsed.head_order}")
     assert wrong == []
 
 
