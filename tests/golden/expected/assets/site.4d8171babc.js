@@ -20,7 +20,10 @@
       var source = document.getElementById(el.getAttribute("data-spec"));
       if (!source) return;
       var spec = JSON.parse(source.textContent);
-      var options = { actions: false, renderer: "svg" };
+      // The page's Content-Security-Policy allows no eval and no inline style: parse expressions with Vega's
+      // interpreter (ast + expr) and keep vega-embed and vega-tooltip from injecting <style> (site.css has the rules).
+      var options = { actions: false, renderer: "svg", ast: true, expr: window.vega && window.vega.expressionInterpreter,
+                      defaultStyle: false, tooltip: { disableDefaultStyle: true } };
       if (dark) options.theme = "dark";
       window.vegaEmbed(el, spec, options).then(function () {
         // Vega-Lite's "container" width follows window resizes only; a chart hidden at load (a tab, a
