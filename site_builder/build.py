@@ -8,6 +8,7 @@ import io
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,10 +41,13 @@ def build_date(articles: list[content.Article]) -> dt.date:
 
 
 def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = None,
-               strict: bool = False) -> BuildReport:
+               strict: bool = False, progress: Callable[[int, int, str], None] | None = None) -> BuildReport:
+    """`progress(done, total, stage)`, when given, is called as each stage starts (the CLI draws a bar)."""
     started = time.perf_counter()
     config = load_config(root, base_url)
     out_dir = out_dir if out_dir is not None else root / "_site"
+    progress = progress or (lambda done, total, stage: None)
+    progress(0, 4, "reading data and content")
 
     warnings: list[Problem] = []
     languages = []
@@ -67,11 +71,13 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
         problems.extend(error)
     problems.raise_if_any()
 
+    progress(1, 4, "building charts")
     inputs = chart_catalog.ChartInputs(dataset, config.round, config.previous_round)
     _check_chart_references(articles, list(chart_catalog.catalog(inputs)))
     charts = chart_catalog.build_charts(inputs, languages)
     updated = build_date(articles)
     site_pages = pages.plan_pages(config, languages, dataset, articles, charts, updated)
+    progress(2, 4, "rendering pages")
 
     files = output.SiteFiles()
     theme = assets.theme_assets(config.templates_dir)
@@ -86,6 +92,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     _add_pages(files, site_pages, envs, config)
     _add_feeds_and_indexes(files, site_pages, envs, config, articles, charts, updated)
 
+    progress(3, 4, "writing the site")
     output.write_site(files, out_dir)
     return BuildReport(out_dir, config.languages, len([p for p in site_pages if not p.path.startswith("embed/")]),
                        len(charts), len(files), tuple(warnings), time.perf_counter() - started)
