@@ -72,7 +72,20 @@
     }
   }
 
-  if (!window.EventSource) return;
-  var events = new EventSource(base + "events");
-  events.addEventListener("status", function (event) { show(JSON.parse(event.data)); });
+  // Only visible pages listen: a browser opens few connections per server, and each stream holds one.
+  // A page shown again gets the current status at once, and reloads if the site changed meanwhile.
+  var events = null;
+  function listen() {
+    if (events || document.hidden || !window.EventSource) return;
+    events = new EventSource(base + "events");
+    events.addEventListener("status", function (event) { show(JSON.parse(event.data)); });
+  }
+  function stop() {
+    if (events) events.close();
+    events = null;
+  }
+  document.addEventListener("visibilitychange", function () { if (document.hidden) stop(); else listen(); });
+  window.addEventListener("pagehide", stop);
+  window.addEventListener("pageshow", listen);
+  listen();
 })();

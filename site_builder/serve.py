@@ -206,9 +206,10 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, *, log: Callabl
     server = None
     try:
         server = open_server(host, port, live, empty)
-        _build(root, slots, live, log, reason=None)
-        threading.Thread(target=server.serve_forever, name="site-builder-serve", daemon=True).start()
+        # The preview's absolute links (canonical, sitemap, the 404 page's <base>) point at this server.
         url = f"http://{_url_host(host)}:{server.server_port}/"
+        _build(root, url, slots, live, log, reason=None)
+        threading.Thread(target=server.serve_forever, name="site-builder-serve", daemon=True).start()
         log(f"serving {url} (Ctrl-C to stop); watching for changes")
         if ready:
             ready(url)
@@ -217,7 +218,7 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, *, log: Callabl
             # A new watcher after site.toml changes: its folders may have moved, and an editor that
             # replaces the file would leave a watch on the old one.
             for changes in watchfiles.watch(*paths, stop_event=stop, debounce=debounce_ms, step=step_ms):
-                _build(root, slots, live, log, reason=describe_changes(changes, root))
+                _build(root, url, slots, live, log, reason=describe_changes(changes, root))
                 if any(Path(path).name == "site.toml" for _, path in changes) or watched_paths(root) != paths:
                     break
     finally:
@@ -235,14 +236,15 @@ def describe_changes(changes: set[tuple[object, str]], root: Path) -> str:
     return ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "") or "temporary files"
 
 
-def _build(root: Path, slots: list[Path], live: LiveSite, log: Callable[[str], None], reason: str | None) -> None:
+def _build(root: Path, base_url: str, slots: list[Path], live: LiveSite, log: Callable[[str], None],
+           reason: str | None) -> None:
     """One build into the slot not being served; publish it, or report its problems and keep the old one."""
     served, _ = live.current()
     target = slots[1] if served == slots[0] else slots[0]
     if reason:
         log(f"changed: {reason}")
     try:
-        report = build_site(root, target)
+        report = build_site(root, target, base_url)
     except SiteError as error:
         problems = error.problems
     except Exception as error:  # a bug must not stop the loop: report it like a problem and keep serving

@@ -175,7 +175,7 @@ def test_a_writer_edits_breaks_and_fixes_an_article(mini_site, monkeypatch):
     assert not work.exists()  # the private folder goes with the server
 
 
-def test_first_build_failing_serves_a_placeholder_until_fixed(mini_site):
+def test_first_build_failing_serves_a_placeholder_until_fixed_then_the_site(mini_site):
     article = mini_site / ARTICLE
     good = article.read_text()
     article.write_text(good.replace("date: 2026-06-20", "date: soon"))
@@ -189,6 +189,16 @@ def test_first_build_failing_serves_a_placeholder_until_fixed(mini_site):
         wait_for(url, lambda s: s["generation"] == 1 and s["ok"])
         assert fetch(url + PAGE)[0] == 200
 
+        code, html = fetch(url + "en/no-such-page/")  # the site's own 404 page, with the script
+        assert code == 404 and 'data-generation="1"' in html and "404" in html
+        assert f'<base href="{url}">' in html  # its links lead to this server, not to the public site
+        code, robots = fetch(url + "robots.txt")  # other files exactly as built
+        assert code == 200 and "Sitemap:" in robots and SCRIPT not in robots
+        request = urllib.request.Request(url + PAGE, method="HEAD")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert response.status == 200 and int(response.headers["Content-Length"]) > 0
+            assert response.headers["Cache-Control"] == "no-store"
+
 
 def test_site_toml_changes_rebuild_and_watching_goes_on(mini_site):
     with serving(mini_site) as url:
@@ -201,18 +211,6 @@ def test_site_toml_changes_rebuild_and_watching_goes_on(mini_site):
         edit(mini_site, "Some text with a footnote.", "Still watched after site.toml changed.")
         wait_for(url, lambda s: s["generation"] == 3)
         assert "Still watched after site.toml changed." in fetch(url + PAGE)[1]
-
-
-def test_missing_pages_get_the_site_404_page_and_other_files_are_served_as_built(mini_site):
-    with serving(mini_site) as url:
-        code, html = fetch(url + "en/no-such-page/")
-        assert code == 404 and 'data-generation="1"' in html
-        code, robots = fetch(url + "robots.txt")
-        assert code == 200 and SCRIPT not in robots
-        request = urllib.request.Request(url + PAGE, method="HEAD")
-        with urllib.request.urlopen(request, timeout=10) as response:
-            assert response.status == 200 and int(response.headers["Content-Length"]) > 0
-            assert response.headers["Cache-Control"] == "no-store"
 
 
 def test_port_in_use_is_a_clear_error(mini_site):
