@@ -217,13 +217,14 @@ def serve(root: Path, host: str, port: int, open_browser: bool) -> None:
     import webbrowser
 
     from site_builder.errors import SiteError
-    from site_builder.serve import serve as run
 
     def ready(url: str) -> None:
         if open_browser:
             webbrowser.open(url)
 
     try:
+        from site_builder.serve import serve as run  # inside: Ctrl-C while importing is a clean stop too
+
         run(root, host, port, log=lambda message: click.echo(message, err=True), ready=ready)
     except SiteError as error:
         _fail(error, "serve failed", "")

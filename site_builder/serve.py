@@ -177,7 +177,7 @@ def watched_paths(root: Path) -> list[Path]:
         folders = [config.content_dir, config.data_dir, config.templates_dir, config.locales_dir]
     except SiteError:
         folders = [root / "content", root / "data", root / "templates", root / "locales"]
-    return [path for path in [root / "site.toml", *folders] if path.exists()]
+    return [path for path in [root / "site.toml", *folders] if path.exists()] or [root]
 
 
 def open_server(host: str, port: int, live: LiveSite, empty_dir: Path) -> http.server.ThreadingHTTPServer:
@@ -198,18 +198,22 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, *, log: Callabl
     """Build, serve and rebuild until `stop` is set or Ctrl-C. `ready(url)` is called once serving."""
     import watchfiles
 
+    if not root.is_dir():
+        raise SiteError(Problem(f"{root} is not a folder", hint="--root names the project folder holding site.toml"))
     live = LiveSite()
     work = Path(tempfile.mkdtemp(prefix="site-builder-serve-"))
     empty = work / "empty"
     empty.mkdir()
     slots = [work / "a", work / "b"]
-    server = None
+    server = serving = None
     try:
         server = open_server(host, port, live, empty)
         # The preview's absolute links (canonical, sitemap, the 404 page's <base>) point at this server.
         url = f"http://{_url_host(host)}:{server.server_port}/"
+        log(f"building the site for {url} …")
         _build(root, url, slots, live, log, reason=None)
-        threading.Thread(target=server.serve_forever, name="site-builder-serve", daemon=True).start()
+        serving = threading.Thread(target=server.serve_forever, name="site-builder-serve", daemon=True)
+        serving.start()
         log(f"serving {url} (Ctrl-C to stop); watching for changes")
         if ready:
             ready(url)
@@ -223,8 +227,9 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, *, log: Callabl
                     break
     finally:
         live.close()
+        if serving is not None:
+            server.shutdown()  # waits for serve_forever, so only once it runs (Ctrl-C may come before)
         if server is not None:
-            server.shutdown()
             server.server_close()
         shutil.rmtree(work, ignore_errors=True)
 
@@ -248,7 +253,8 @@ def _build(root: Path, base_url: str, slots: list[Path], live: LiveSite, log: Ca
     except SiteError as error:
         problems = error.problems
     except Exception as error:  # a bug must not stop the loop: report it like a problem and keep serving
-        problems = [Problem(f"internal error: {type(error).__name__}: {error}")]
+        problems = [Problem(f"internal error: {type(error).__name__}: {error}",
+                            hint="`site-builder build` shows where it happens; please report it")]
     else:
         for warning in report.warnings:
             log(str(warning))
