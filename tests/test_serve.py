@@ -327,15 +327,24 @@ def test_browser_reloads_on_edit_and_shows_the_overlay_until_fixed(mini_site, tm
                                    timeout=90000)
             assert page.locator("script[data-generation='2']").count() == 1  # a reload, not a patch
 
+            dutch = mini_site / "content/nl/hallo.md"
+            good_dutch = dutch.read_text()
+            hostile = "<img src=x onerror=alert(1)>"  # quoted back by the error: must stay text
+            dutch.write_text(good_dutch.replace("key: hello", f'key: hello\n"{hostile}": 1'))
             edit(mini_site, 'title: "Hello, round"', 'title: "Hello, round\nbroken: [')
             overlay = page.get_by_role("alert")
             overlay.wait_for(timeout=90000)
+            page.wait_for_function("() => document.getElementById('site-builder-errors')"
+                                   ".innerText.includes('2 problems')", timeout=90000)  # all of them
             assert overlay.get_attribute("id") == "site-builder-errors"
-            assert "Build failed: 1 problem" in overlay.inner_text()
-            assert f"{ARTICLE}:5: error: invalid YAML front matter" in overlay.inner_text()
+            text = overlay.inner_text()
+            assert f"{ARTICLE}:5: error: invalid YAML front matter" in text
+            assert re.search(rf"content/nl/hallo\.md:\d+: error: unknown front matter key '{re.escape(hostile)}'", text)
+            assert overlay.locator("img").count() == 0
             assert overlay.evaluate("el => getComputedStyle(el).position") == "fixed"  # styled despite the CSP
             assert "Seen in the browser after saving." in page.inner_text("main")  # the last good page stays
 
+            dutch.write_text(good_dutch)
             edit(mini_site, 'title: "Hello, round\nbroken: [', 'title: "Fixed in the browser"')
             page.wait_for_function("() => document.title.startsWith('Fixed in the browser')", timeout=90000)
             page.wait_for_function("() => document.querySelector('script[data-generation=\"3\"]') !== null")
