@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import http.server
 import json
+import queue
 import shutil
 import tempfile
 import threading
@@ -170,14 +171,45 @@ def make_handler(live: LiveSite, empty_dir: Path) -> type[http.server.SimpleHTTP
     return Handler
 
 
-def watched_paths(root: Path) -> list[Path]:
-    """site.toml and the input folders it names (the defaults while it cannot be read)."""
+def watched_folders(root: Path) -> list[Path]:
+    """The input folders site.toml names (the default ones while it cannot be read)."""
     try:
         config = load_config(root)
         folders = [config.content_dir, config.data_dir, config.templates_dir, config.locales_dir]
     except SiteError:
         folders = [root / "content", root / "data", root / "templates", root / "locales"]
-    return [path for path in [root / "site.toml", *folders] if path.exists()] or [root]
+    return [folder for folder in folders if folder.is_dir()]
+
+
+class Watcher:
+    """Watches `paths` in a thread of its own and puts each batch of changes on `batches`.
+
+    site.toml gets a watcher of its own on the project folder (not recursive): a watch on the file itself
+    ends when an editor saves by replacing it, and a recursive one would cover _site/, .git/, .venv/.
+    """
+
+    def __init__(self, paths: list[Path], batches: queue.Queue, log: Callable[[str], None],
+                 recursive: bool = True, only: str | None = None, debounce_ms: int = 1600, step_ms: int = 100):
+        import watchfiles
+
+        self.stop = threading.Event()
+        watch_filter = (lambda change, path: Path(path).name == only) if only else watchfiles.DefaultFilter()
+
+        def run() -> None:
+            try:
+                for changes in watchfiles.watch(*paths, watch_filter=watch_filter, recursive=recursive,
+                                                stop_event=self.stop, debounce=debounce_ms, step=step_ms,
+                                                raise_interrupt=False):
+                    batches.put(changes)
+            except Exception as error:  # a folder removed while watched, too many watches: say so, keep serving
+                log(f"warning: stopped watching {', '.join(map(str, paths))}: {error}")
+
+        self.thread = threading.Thread(target=run, name="site-builder-watch", daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(timeout=10)
 
 
 def open_server(host: str, port: int, live: LiveSite, empty_dir: Path) -> http.server.ThreadingHTTPServer:
@@ -193,11 +225,8 @@ def open_server(host: str, port: int, live: LiveSite, empty_dir: Path) -> http.s
 
 
 def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, *, log: Callable[[str], None] = print,
-          ready: Callable[[str], None] | None = None, stop: threading.Event | None = None,
-          debounce_ms: int = 1600, step_ms: int = 100) -> None:
+          ready: Callable[[str], None] | None = None, stop: threading.Event | None = None) -> None:
     """Build, serve and rebuild until `stop` is set or Ctrl-C. `ready(url)` is called once serving."""
-    import watchfiles
-
     if not root.is_dir():
         raise SiteError(Problem(f"{root} is not a folder", hint="--root names the project folder holding site.toml"))
     live = LiveSite()
@@ -205,11 +234,16 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, *, log: Callabl
     empty = work / "empty"
     empty.mkdir()
     slots = [work / "a", work / "b"]
-    server = serving = None
+    batches: queue.Queue = queue.Queue()
+    server = serving = config_watch = folders_watch = None
     try:
         server = open_server(host, port, live, empty)
         # The preview's absolute links (canonical, sitemap, the 404 page's <base>) point at this server.
         url = f"http://{_url_host(host)}:{server.server_port}/"
+        # Watching starts before the first build, so that no save is missed.
+        config_watch = Watcher([root], batches, log, recursive=False, only="site.toml")
+        folders = watched_folders(root)
+        folders_watch = Watcher(folders, batches, log) if folders else None
         log(f"building the site for {url} …")
         _build(root, url, slots, live, log, reason=None)
         serving = threading.Thread(target=server.serve_forever, name="site-builder-serve", daemon=True)
@@ -218,15 +252,23 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, *, log: Callabl
         if ready:
             ready(url)
         while not (stop and stop.is_set()):
-            paths = watched_paths(root)
-            # A new watcher after site.toml changes: its folders may have moved, and an editor that
-            # replaces the file would leave a watch on the old one.
-            for changes in watchfiles.watch(*paths, stop_event=stop, debounce=debounce_ms, step=step_ms):
-                _build(root, url, slots, live, log, reason=describe_changes(changes, root))
-                if any(Path(path).name == "site.toml" for _, path in changes) or watched_paths(root) != paths:
-                    break
+            try:
+                changes = batches.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            while not batches.empty():  # saves made during the last build: one build for all of them
+                changes |= batches.get_nowait()
+            if watched_folders(root) != folders:  # site.toml names other folders: watch those, from now on
+                folders, previous = watched_folders(root), folders_watch
+                folders_watch = Watcher(folders, batches, log) if folders else None
+                if previous:
+                    previous.close()
+            _build(root, url, slots, live, log, reason=describe_changes(changes, root))
     finally:
         live.close()
+        for watcher in (config_watch, folders_watch):
+            if watcher:
+                watcher.close()
         if serving is not None:
             server.shutdown()  # waits for serve_forever, so only once it runs (Ctrl-C may come before)
         if server is not None:

@@ -200,7 +200,7 @@ def test_first_build_failing_serves_a_placeholder_until_fixed_then_the_site(mini
             assert response.headers["Cache-Control"] == "no-store"
 
 
-def test_site_toml_changes_rebuild_and_watching_goes_on(mini_site):
+def test_site_toml_changes_rebuild_and_a_moved_content_folder_is_watched(mini_site):
     with serving(mini_site) as url:
         config = mini_site / "site.toml"
         replaced = config.with_suffix(".new")  # as editors save: write beside, then rename over
@@ -212,6 +212,15 @@ def test_site_toml_changes_rebuild_and_watching_goes_on(mini_site):
         wait_for(url, lambda s: s["generation"] == 3)
         assert "Still watched after site.toml changed." in fetch(url + PAGE)[1]
 
+        shutil.copytree(mini_site / "content", mini_site / "articles")
+        replaced.write_text(config.read_text().replace("[title]", 'content_dir = "articles"\n\n[title]'))
+        replaced.replace(config)  # a second replacement of site.toml is seen too
+        wait_for(url, lambda s: s["generation"] == 4)
+        moved = mini_site / "articles/en/hello.md"
+        moved.write_text(moved.read_text().replace("Still watched", "Watched in its new folder"))
+        wait_for(url, lambda s: s["generation"] == 5)
+        assert "Watched in its new folder after site.toml changed." in fetch(url + PAGE)[1]
+
 
 def test_port_in_use_is_a_clear_error(mini_site):
     with socket.socket() as taken:
@@ -222,6 +231,20 @@ def test_port_in_use_is_a_clear_error(mini_site):
     assert result.exit_code == 1
     assert f"error: port {port} on 127.0.0.1 is already in use" in result.stderr
     assert "hint: choose another with --port" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("flag, opened", [("--open", ["http://127.0.0.1:8123/"]), ("--no-open", [])])
+def test_open_starts_a_browser_at_the_served_address(mini_site, monkeypatch, flag, opened):
+    calls = []
+
+    def fake_serve(root, host, port, log, ready):  # stands in for the server: it is ready at once
+        assert (root, host, port) == (mini_site, "127.0.0.1", 8123)
+        ready(f"http://{host}:{port}/")
+
+    monkeypatch.setattr(serve_module, "serve", fake_serve)
+    monkeypatch.setattr("webbrowser.open", calls.append)
+    result = CliRunner().invoke(main, ["serve", "--root", str(mini_site), "--port", "8123", flag])
+    assert result.exit_code == 0 and calls == opened
 
 
 @pytest.mark.parametrize("when", ["building ", "serving "])
