@@ -8,6 +8,7 @@ import io
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,11 +42,14 @@ def build_date(articles: list[content.Article]) -> dt.date:
 
 
 def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = None,
-               strict: bool = False) -> BuildReport:
+               strict: bool = False, progress: Callable[[int, int, str], None] | None = None) -> BuildReport:
+    """`progress(done, total, stage)`, when given, is called as each stage starts (the CLI draws a bar)."""
     started = time.perf_counter()
     config = load_config(root, base_url)
     out_dir = out_dir if out_dir is not None else root / "_site"
     cache_limit = assets.cache_limit()
+    progress = progress or (lambda done, total, stage: None)
+    progress(0, 4, "reading data and content")
 
     # Everything found in the inputs is reported in one run: catalogs, data, content, and the
     # warnings with --strict (notes, such as an ignored editor file, never fail a build).
@@ -74,6 +78,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
                               if p.severity == "warning"]
     problems.raise_if_any()
 
+    progress(1, 4, "building charts")
     dataset = inputs.dataset
     figure_context = figures.FigureContext(dataset, config.round, config.previous_round)
     verdicts = claims.evaluate_claims(config, figure_context)
@@ -89,6 +94,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     site_pages = pages.plan_pages(config, languages, dataset, articles, charts, updated, inputs.features,
                                   verdicts, bound)
     site_pages += pages.alias_pages(config, languages, chart_set.aliases, charts)
+    progress(2, 4, "rendering pages")
 
     files = output.SiteFiles()
     theme = assets.theme_assets(config.templates_dir)
@@ -104,6 +110,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     _add_feeds_and_indexes(files, site_pages, envs, config, articles, charts, updated, bound,
                            {lang.code: lang for lang in languages})
 
+    progress(3, 4, "writing the site")
     output.write_site(files, out_dir)
     images.trim_render_cache(cache_limit)
     return BuildReport(out_dir, config.languages, len([p for p in site_pages if not p.path.startswith("embed/")]),

@@ -40,10 +40,15 @@ def build(root: Path, out: Path | None, base_url: str | None, strict: bool) -> N
     from site_builder.build import build_site
     from site_builder.errors import SiteError
 
-    try:
-        report = build_site(root, out, base_url, strict)
-    except SiteError as error:
-        _fail(error)
+    with contextlib.ExitStack() as stack:
+        bar = _ProgressBar(stack, "building") if sys.stderr.isatty() else None
+        try:
+            report = build_site(root, out, base_url, strict, progress=bar)
+        except SiteError as error:
+            stack.close()
+            _fail(error)
+        if bar:
+            bar.finish()
     for warning in [*report.notes, *report.warnings]:
         click.echo(str(warning), err=True)
     click.echo(f"built {report.out_dir}: {len(report.languages)} languages ({', '.join(report.languages)}), "
@@ -264,3 +269,58 @@ def cache_clear() -> None:
 
     size, count = clear_cache()
     click.echo(f"removed {count} file{'s' if count != 1 else ''} ({size / 1e6:.1f} MB) from {cache_dir()}")
+
+
+@main.command()
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
+              help="Project folder holding site.toml.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              help="Port to listen on (0: any free port).")
+@click.option("--open/--no-open", "open_browser", default=False, show_default=True,
+              help="Open the site in the default web browser once it is built.")
+def serve(root: Path, host: str, port: int, open_browser: bool) -> None:
+    """Preview while writing: build into a private folder, serve it, rebuild and reload on every change.
+
+    Watches content/, data/, templates/, locales/ and site.toml. A build error is printed here and shown
+    over the page in the browser, which keeps the last good site until the error is fixed.
+    """
+    import webbrowser
+
+    from site_builder.errors import SiteError
+
+    def ready(url: str) -> None:
+        if open_browser:
+            webbrowser.open(url)
+
+    try:
+        from site_builder.serve import serve as run  # inside: Ctrl-C while importing is a clean stop too
+
+        run(root, host, port, log=lambda message: click.echo(message, err=True), ready=ready)
+    except SiteError as error:
+        _fail(error, "serve failed", "")
+    except KeyboardInterrupt:
+        click.echo("stopped", err=True)
+
+
+class _ProgressBar:
+    """A progress bar on stderr fed by `progress(done, total, label)` calls; `finish()` fills it."""
+
+    def __init__(self, stack: contextlib.ExitStack, label: str) -> None:
+        self.stack, self.label, self.bar = stack, label, None
+
+    def __call__(self, done: int, total: int, label: str) -> None:
+        if self.bar is None:
+            self.bar = self.stack.enter_context(click.progressbar(
+                length=total, label=self.label, file=sys.stderr, item_show_func=lambda item: item))
+        self.bar.current_item = label
+        if done > self.bar.pos:
+            self.bar.update(done - self.bar.pos)
+        else:
+            self.bar.render_progress()
+
+    def finish(self) -> None:
+        if self.bar is not None:
+            self.bar.current_item = "done"
+            self.bar.update(self.bar.length - self.bar.pos)
+            self.stack.close()
