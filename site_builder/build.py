@@ -145,7 +145,8 @@ def _add_feeds_and_indexes(files: output.SiteFiles, site_pages: list[pages.Page]
     charts_by = {(chart.lang, chart.id): chart for chart in charts}
     for code, env in envs.items():
         path = f"{code}/feed.xml"
-        entries = [(a, pages.article_parts(a, charts_by, bound.html(a, languages[code], path)))
+        # Relative to the article: each entry carries its article's URL as xml:base.
+        entries = [(a, pages.article_parts(a, charts_by, bound.html(a, languages[code], a.path)))
                    for a in articles if a.lang == code]
         files.add(path, render.render(env, "feed.xml", {
             "page": pages.Page(path, code, "feed.xml", config.title[code], {}), "config": config,

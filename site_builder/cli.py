@@ -54,7 +54,7 @@ def build(root: Path, out: Path | None, base_url: str | None, strict: bool) -> N
     click.echo(f"built {report.out_dir}: {len(report.languages)} languages ({', '.join(report.languages)}), "
                f"{report.pages} pages, {report.charts} charts, "
                f"{sum(w.severity == 'warning' for w in report.warnings)} warnings, "
-               f"{sum(w.severity == 'note' for w in report.warnings)} notes, "
+               f"{len(report.notes) + sum(w.severity == 'note' for w in report.warnings)} notes, "
                f"{report.files} files in {report.seconds:.2f} s", err=True)
 
 

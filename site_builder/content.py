@@ -19,6 +19,8 @@ from site_builder.markup import CHART_MARKER, Shortcode, render, render_markdown
 # Parsing is linear now, but an article is prose: 30 times the longest shipped one is surely a mistake
 # (pasted data or a log), and it would make a page no reader can load on a phone.
 MAX_ARTICLE_BYTES = 512 * 1024
+# C0 controls other than tab and newline, and DEL: invisible, and not allowed in XML 1.0.
+CONTROL_CHARACTER = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # Longest slug (a URL path segment); longer ones are refused with a hint to set `slug:`, rather than cut
 # silently, because a truncated URL surprises a writer more than a clear error does.
 SLUG_MAX_LENGTH = 80
@@ -181,6 +183,13 @@ def load_article(path: Path, lang: str, problems: Collector, root: Path | None =
         problems.problems.append(problem)
         return None
     text = unicodedata.normalize("NFC", sources.normalize_newlines(text))
+    controls = list(CONTROL_CHARACTER.finditer(text))
+    for match in controls:  # XML (the feeds) forbids them, and no writer means one: name each
+        line = text.count("\n", 0, match.start()) + 1
+        col = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+        problems.error(f"control character U+{ord(match.group()):04X} in the text; remove it", shown, line, col)
+    if controls:
+        return None
     split = split_front_matter(text)
     if split is None:
         problems.error("no front matter: the file must start with a '---' line and close it with another",

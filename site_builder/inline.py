@@ -43,8 +43,8 @@ def format_value(value: float, unit: str, decimals: int, lang: Language) -> str:
     if unit == "percent":
         return lang.percent(value, decimals)
     number = lang.number(value, decimals)
-    if unit == "minutes":
-        return _("%(value)s min") % {"value": number}
+    if unit == "minutes":  # a no-break space: the unit never wraps away from its number
+        return (_("%(value)s min") % {"value": number}).replace(" ", "\u00a0")
     if unit == "times":
         return _("%(value)s×") % {"value": number}
     return number
@@ -91,6 +91,7 @@ def describe(quantity: Quantity, lang: Language, benchmark_names: dict[str, str]
             "systems": _("Systems"), "accelerator-types": _("Accelerator types"), "benchmarks": _("Benchmarks"),
             "largest-scale": _("Accelerators in the largest system"),
             "multi-node-share": _("Share of systems with more than one node"),
+            "benchmarks-led": _("Benchmarks whose fastest scored result matches the filters"),
         }[quantity.metric]
         scope = ", ".join(f"{column} = {value}" for column, value in quantity.filters)
         text = _("%(what)s, counted in the %(round)s results") % {"what": what, "round": quantity.round}

@@ -41,7 +41,7 @@ _OPEN, _CLOSE = "\ue000", "\ue001"  # private-use placeholders, swapped for comm
 _PLACEHOLDER = re.compile(f"{_OPEN}(sc:\\d+|chart:[a-z0-9-]+){_CLOSE}")
 _MAX_SHORTCODE = 1000  # characters searched for '>}}', so a stray '{{<' costs bounded time
 _NAME = re.compile(r"[A-Za-z][\w-]*")
-_ARG = re.compile(r'"([^"]*)"|(\S+)')
+_ARG = re.compile(r'([a-z][\w-]*)="([^"]*)"|"([^"]*)"|(\S+)')  # key="a value", "a quoted word", word
 _OPTION = re.compile(r"([a-z][\w-]*)=(.*)", re.S)
 
 # What the parser produces and articles may use; anything else is dropped by nh3.
@@ -91,7 +91,10 @@ def _split_arguments(text: str) -> tuple[tuple[str, ...], tuple[tuple[str, str],
         return None
     args, options = [], []
     for match in _ARG.finditer(text):
-        quoted, word = match.groups()
+        key, quoted_value, quoted, word = match.groups()
+        if key is not None:  # key="value with spaces"
+            options.append((key, quoted_value))
+            continue
         option = _OPTION.fullmatch(word) if word is not None else None
         if option:
             value = option.group(2)
@@ -423,6 +426,10 @@ def render(body: str, first_line: int = 1, shown: str = "<article>", problems: C
     if problems is None:
         own.raise_if_any()
     cleaned = _CLEANER.clean(_PARSER.renderer.render(tokens, _PARSER.options, env)).rstrip("\n")
+    # Wide tables scroll in their own box (focusable, so a keyboard can scroll it), after sanitizing: the
+    # wrapper is ours, not the writer's.
+    cleaned = cleaned.replace("<table>", '<div class="table-scroll" tabindex="0"><table>').replace(
+        "</table>", "</table></div>")
     return Rendered(_PLACEHOLDER.sub(lambda m: f"<!--{m.group(1)}-->", cleaned), tuple(shortcodes))
 
 

@@ -380,3 +380,22 @@ def test_tooltip_shows_under_the_policy_styled_by_the_site(browser, served, ship
     assert tooltip["styles"] == 0 and tooltip["color"] != tooltip["background"]
     assert page.evaluate("window.__csp") == []
     context.close()
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_a_bound_figure_shows_its_provenance_on_focus_without_widening_the_page(browser, served, width):
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    page.goto(served + "nl/articles/ronde-v6-0/index.html")
+    figure = page.locator(".figure:has(> a)").first
+    note, link = figure.locator(".figure-note"), figure.locator("> a")
+    assert not note.is_visible()  # hidden until asked for
+    link.focus()
+    assert note.is_visible() and len(note.inner_text()) > 20
+    assert link.get_attribute("aria-describedby") == note.get_attribute("id")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    href = link.get_attribute("href")
+    link.click()  # the figure leads to its row, which the page highlights
+    page.wait_for_load_state()
+    assert page.evaluate("location.hash") == "#" + href.split("#")[1]
+    assert page.locator(":target").count() == 1
+    page.close()

@@ -52,7 +52,7 @@ def test_figures_render_in_each_locale_with_link_and_provenance(context):
     figures = resolve_figures([doc], context, problems)
     assert not problems.problems
     nl = language("nl")
-    assert format_quantity(figures[(doc.source, 0)], nl) == "2,0206 min"
+    assert format_quantity(figures[(doc.source, 0)], nl) == "2,0206\u00a0min"
     assert format_quantity(figures[(doc.source, 1)], nl) == "68,5%"
     assert format_quantity(figures[(doc.source, 1)], language("en")) == "68.5%"
     names = {"deepseekv3_671b": "DeepSeek-V3 671B"}
@@ -83,3 +83,20 @@ def test_every_unknown_row_is_reported_at_its_line_and_column(context):
     assert shown[0].startswith("content/en/y.md:7:12: error: no result 'deepseekv3_671b/Nope'")
     assert "hint: results of this benchmark:" in shown[0] or "did you mean" in shown[0]
     assert shown[1].startswith("content/en/y.md:9:3: error: 'speedup' takes 2")
+
+
+def test_every_metric_has_a_description_in_every_language():
+    from site_builder.figures import METRICS, Quantity
+    from site_builder.inline import describe
+
+    for code in ("en", "nl", "it", "vi"):
+        lang = language(code)
+        for metric, spec in METRICS.items():
+            quantity = Quantity(metric, 1.0, spec.unit, 0, (), "v6.0")
+            assert describe(quantity, lang, {}, label).strip(), (code, metric)
+
+
+def test_a_figure_never_wraps_between_number_and_unit():
+    from site_builder.inline import format_value
+
+    assert format_value(2.0206, "minutes", 4, language("vi")) == "2,0206\u00a0phút"
