@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder import assets, charts as chart_catalog, claims, content, figures, i18n, images, inline, output, pages, render
+from site_builder import assets, cache, charts as chart_catalog, claims, content, figures, i18n, images, inline, output, pages, render
 from site_builder.config import SiteConfig, load_config
 from site_builder.errors import Collector, Problem, SiteError
 
@@ -79,7 +79,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     verdicts = claims.evaluate_claims(config, figure_context)
     bound = inline.bind(articles, figure_context, {v.id: v for v in verdicts}, claims.render_claim_inline,
                         pages.score_source_label)
-    chart_set = chart_catalog.build_charts(inputs, languages)
+    chart_set = chart_catalog.build_charts(inputs, languages, _chart_inputs_keys(config))
     warnings += chart_set.left_out.values()
     if strict and chart_set.left_out:
         raise SiteError([Problem(p.message, p.path, p.line, p.col, p.hint) for p in chart_set.left_out.values()])
@@ -109,6 +109,17 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     return BuildReport(out_dir, config.languages, len([p for p in site_pages if not p.path.startswith("embed/")]),
                        len(charts), len(files), tuple(warnings), time.perf_counter() - started,
                        tuple(chart_set.notes))
+
+
+def _chart_inputs_keys(config: SiteConfig) -> dict[str, str]:
+    """Language code -> hash of what its charts are made from (data/, the rounds, the language's catalog)."""
+    data = cache.files_fingerprint(config.data_dir)
+    keys = {}
+    for code in config.languages:
+        catalog = i18n.catalog_path(config.locales_dir, code)
+        keys[code] = cache.key(data, config.round, config.previous_round or "", code,
+                               catalog.read_bytes() if catalog.is_file() else b"")
+    return keys
 
 
 def _add_pages(files: output.SiteFiles, site_pages: list[pages.Page], envs: dict, config: SiteConfig) -> None:

@@ -12,9 +12,9 @@ from pathlib import Path
 import yaml
 from slugify import slugify
 
-from site_builder import sources
+from site_builder import cache, sources
 from site_builder.errors import Collector, Problem, display_path
-from site_builder.markup import CHART_MARKER, Shortcode, render, render_markdown  # noqa: F401 (re-exported)
+from site_builder.markup import CHART_MARKER, Rendered, Shortcode, render, render_markdown  # noqa: F401 (re-exported)
 
 # Parsing is linear now, but an article is prose: 30 times the longest shipped one is surely a mistake
 # (pasted data or a log), and it would make a page no reader can load on a phone.
@@ -229,7 +229,7 @@ def load_article(path: Path, lang: str, problems: Collector, root: Path | None =
         return None
     content_hash = hashlib.sha256("\n".join([meta["title"], meta["summary"], body.strip()]).encode()).hexdigest()[:12]
     try:
-        rendered = render(body, body_line, shown, problems)
+        rendered = render_cached(body, body_line, shown, problems)
     except RecursionError:
         problems.error("Markdown is nested too deeply to render", shown, body_line)
         return None
@@ -241,6 +241,23 @@ def load_article(path: Path, lang: str, problems: Collector, root: Path | None =
                    translation_of=meta.get("translation_of"), source_hash=meta.get("source_hash"),
                    charts=rendered.charts, shortcodes=rendered.shortcodes, body=body, body_line=body_line,
                    line_of={key: key_lines.get(key, 1) for key in meta})
+
+
+MARKDOWN_LIBRARIES = ("markdown-it-py", "mdit-py-plugins", "linkify-it-py", "nh3")
+
+
+def render_cached(body: str, body_line: int, shown: str, problems: Collector):
+    """`markup.render`, kept in the build cache by the body's text, where it starts and the parser versions.
+    Only clean renderings are kept: an article with problems is rendered (and reported) every time."""
+    entry = cache.key("markdown", cache.versions(*MARKDOWN_LIBRARIES), body, body_line, shown)
+    rendered = cache.load("md", entry)
+    if isinstance(rendered, Rendered):
+        return rendered
+    count = len(problems.problems)
+    rendered = render(body, body_line, shown, problems)
+    if len(problems.problems) == count:
+        cache.save("md", entry, rendered)
+    return rendered
 
 
 def load_articles(content_dir: Path, languages: tuple[str, ...], root: Path | None = None,

@@ -18,6 +18,7 @@ from pathlib import Path
 import altair as alt
 import pandas as pd
 
+from site_builder import cache
 from site_builder.charts.base import (
     ChartDraft,
     ChartFactory,
@@ -177,15 +178,20 @@ def _declared_where(inputs: ChartInputs, chart_id: str) -> tuple[str | None, int
     return None, None
 
 
-def build_charts(inputs: ChartInputs, languages: list[Language]) -> ChartSet:
+def build_charts(inputs: ChartInputs, languages: list[Language], inputs_keys: dict[str, str] | None = None) -> ChartSet:
     """Every chart of the catalog in every language. A chart whose scope is empty is left out with a
-    warning; any library error (Altair, jsonschema, pandas) becomes a problem naming chart and language."""
+    warning; any library error (Altair, jsonschema, pandas) becomes a problem naming chart and language.
+    `inputs_keys` (language code -> hash of the data and that language's catalog) lets a chart come from
+    the build cache instead of being built and validated again."""
     problems = Collector()
     charts, left_out = [], {}
     for chart_id, factory in catalog(inputs).items():
         for lang in languages:
             try:
-                charts.append(build_chart(chart_id, factory, inputs, lang))
+                if inputs_keys is None:
+                    charts.append(build_chart(chart_id, factory, inputs, lang))
+                else:
+                    charts.append(_cached_chart(chart_id, factory, inputs, lang, inputs_keys[lang.code]))
             except NoData as reason:
                 left_out[chart_id] = Problem(f"chart '{chart_id}' is left out: {reason}",
                                              *_declared_where(inputs, chart_id), severity="warning")
@@ -198,6 +204,24 @@ def build_charts(inputs: ChartInputs, languages: list[Language]) -> ChartSet:
     aliases = check_aliases(inputs.features, built, left_out, alias_problems)
     alias_problems.raise_if_any()
     return ChartSet(charts, left_out, absent_features(inputs), aliases)
+
+
+def _cached_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lang: Language, inputs_key: str) -> Chart:
+    """`build_chart` through the build cache: the key is the chart, the language, its inputs and Altair's version;
+    a chart left out for want of data is remembered as such."""
+    entry = cache.key("chart", cache.versions("altair", "pandas", "babel"), chart_id, lang.code, inputs_key)
+    found = cache.load("chart", entry)
+    if isinstance(found, Chart):
+        return found
+    if isinstance(found, str):
+        raise NoData(found)
+    try:
+        chart = build_chart(chart_id, factory, inputs, lang)
+    except NoData as reason:
+        cache.save("chart", entry, str(reason))
+        raise
+    cache.save("chart", entry, chart)
+    return chart
 
 
 def load_inputs(data_dir: Path, round_name: str, previous_round: str | None, root: Path | None = None) -> ChartInputs:
