@@ -26,6 +26,7 @@ class BuildReport:
     warnings: tuple[Problem, ...]
     seconds: float
     notes: tuple[Problem, ...] = ()  # what the round's data does not call for (a chart it has no use for)
+    written: int = 0  # files whose bytes changed (the others were left as they were)
 
 
 def build_date(articles: list[content.Article]) -> dt.date:
@@ -104,11 +105,11 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     _add_feeds_and_indexes(files, site_pages, envs, config, articles, charts, updated, bound,
                            {lang.code: lang for lang in languages})
 
-    output.write_site(files, out_dir)
+    written = output.write_site(files, out_dir, background_removal=True)
     images.trim_render_cache(cache_limit)
     return BuildReport(out_dir, config.languages, len([p for p in site_pages if not p.path.startswith("embed/")]),
                        len(charts), len(files), tuple(warnings), time.perf_counter() - started,
-                       tuple(chart_set.notes))
+                       tuple(chart_set.notes), written.written)
 
 
 def _chart_inputs_keys(config: SiteConfig) -> dict[str, str]:
