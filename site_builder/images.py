@@ -6,10 +6,13 @@ Renderings are cached on disk by the hash of their spec, so a rebuild only rende
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
+import io
 import json
 import os
 import textwrap
+from pathlib import Path
 
 from site_builder.assets import cache_dir, store
 
@@ -79,7 +82,94 @@ def chart_png(spec: dict, width: int = CARD_WIDTH - 100) -> bytes:
 
 
 def card_png(title: str, kicker: str, footer: str) -> bytes:
-    """A 1200 x 630 Open Graph card: kicker, title (wrapped, at most four lines) and footer."""
+    """A 1200 x 630 Open Graph card: kicker, title (wrapped, at most four lines) and footer. Drawn with Pillow
+    in a few milliseconds when a DejaVu Sans face is installed and the text needs no shaping (Latin, Greek,
+    Cyrillic, Vietnamese); otherwise rendered by vl-convert (about 0.2 s, cached)."""
+    fonts = card_fonts()
+    if fonts is not None and all(_drawable(text) for text in (title, kicker, footer)):
+        return card_fast(title, kicker, footer, fonts)
+    return card_vega(title, kicker, footer)
+
+
+CARD_BACKGROUND, CARD_INK, CARD_MUTED = "#0b3d91", "#ffffff", "#c9dbff"
+CARD_MARGIN, CARD_TITLE_LINES = 72, 4
+# Looked up in this order, so the same machine always draws with the same face (Debian, Fedora, Arch, Homebrew).
+FONT_FOLDERS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu-sans-fonts", "/usr/share/fonts/dejavu",
+                "/usr/share/fonts/TTF", "/usr/local/share/fonts", "/opt/homebrew/share/fonts")
+
+
+@functools.cache
+def card_fonts() -> tuple[bytes, bytes] | None:
+    """(regular, bold) DejaVu Sans font files, or None when there is none (or no Pillow)."""
+    try:
+        import PIL  # noqa: F401
+    except ImportError:
+        return None
+    for folder in FONT_FOLDERS:
+        regular, bold = Path(folder, "DejaVuSans.ttf"), Path(folder, "DejaVuSans-Bold.ttf")
+        with contextlib.suppress(OSError):
+            return regular.read_bytes(), bold.read_bytes()
+    return None
+
+
+def _drawable(text: str) -> bool:
+    """Text that a font draws letter by letter, left to right: no script that needs shaping or bidi."""
+    return all(ord(c) < 0x0530 or 0x1E00 <= ord(c) <= 0x1EFF or 0x2000 <= ord(c) <= 0x215F for c in text)
+
+
+def _wrap(draw, text: str, font, width: int, max_lines: int) -> list[str]:
+    """Greedy wrap by measured width; a title longer than `max_lines` ends with an ellipsis."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and draw.textlength(f"{lines[-1]} {word}", font=font) <= width:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    if len(lines) > max_lines:
+        lines = lines[:max_lines]
+        lines[-1] = lines[-1].rstrip(" ,.;:") + "…"
+    return [_fit(draw, line, font, width) for line in lines] or [""]
+
+
+def _fit(draw, line: str, font, width: int) -> str:
+    """A single word wider than the card is cut with an ellipsis."""
+    if draw.textlength(line, font=font) <= width:
+        return line
+    while line and draw.textlength(line + "…", font=font) > width:
+        line = line[:-1]
+    return line + "…"
+
+
+def card_fast(title: str, kicker: str, footer: str, fonts: tuple[bytes, bytes]) -> bytes:
+    import PIL
+
+    def draw_card(spec: dict) -> bytes:
+        from PIL import Image, ImageDraw, ImageFont
+
+        def face(data: bytes, size: int):
+            return ImageFont.truetype(io.BytesIO(data), size, layout_engine=ImageFont.Layout.BASIC)
+
+        image = Image.new("RGB", (CARD_WIDTH, CARD_HEIGHT), CARD_BACKGROUND)
+        draw = ImageDraw.Draw(image)
+        width = CARD_WIDTH - 2 * CARD_MARGIN
+        small, large = face(fonts[0], 30), face(fonts[1], 62)
+        draw.text((CARD_MARGIN, 80), _fit(draw, spec["kicker"], small, width), font=small, fill=CARD_MUTED)
+        for number, line in enumerate(_wrap(draw, spec["title"], large, width, CARD_TITLE_LINES)):
+            draw.text((CARD_MARGIN, 150 + number * 76), line, font=large, fill=CARD_INK)
+        footer_font = face(fonts[0], 28)
+        draw.text((CARD_MARGIN, CARD_HEIGHT - 110), _fit(draw, spec["footer"], footer_font, width),
+                  font=footer_font, fill=CARD_MUTED)
+        buffer = io.BytesIO()
+        image.save(buffer, "PNG", optimize=False, compress_level=6)
+        return buffer.getvalue()
+
+    fingerprint = [hashlib.sha256(font).hexdigest() for font in fonts]
+    return _cached("png", {"card": "pillow", "pillow": PIL.__version__, "fonts": fingerprint, "title": title,
+                           "kicker": kicker, "footer": footer}, draw_card)
+
+
+def card_vega(title: str, kicker: str, footer: str) -> bytes:
+    """The card rendered by vl-convert: for text Pillow's basic layout cannot draw (Arabic, CJK, Indic)."""
     import vl_convert
 
     lines = textwrap.wrap(title, 30) or [""]
