@@ -86,10 +86,11 @@ def clear_cache() -> tuple[int, int]:
     return removed
 
 
-def vega_bundle() -> Asset:
+def vega_bundle(cached_only: bool = False) -> Asset | None:
     """vega + vega-lite + vega-embed as one classic script, from vl-convert (no network).
 
-    Producing it takes about two seconds, so it is cached per vl-convert version.
+    Producing it takes about two seconds, so it is cached per vl-convert version. With `cached_only`,
+    None when it is not cached (nothing is produced).
     """
     import vl_convert
 
@@ -98,7 +99,8 @@ def vega_bundle() -> Asset:
     try:
         return hashed("vega.js", cached.read_bytes())
     except OSError:
-        pass
+        if cached_only:
+            return None
     content = vl_convert.javascript_bundle().encode("utf-8")
     store(cached, content)
     return hashed("vega.js", content)

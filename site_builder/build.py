@@ -11,7 +11,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder import assets, cache, charts as chart_catalog, claims, content, figures, i18n, images, inline, output, pages, render
+from site_builder import (assets, cache, charts as chart_catalog, claims, content, figures, i18n, images, inline, output,
+                          pages, parallel, render)
 from site_builder.config import SiteConfig, load_config
 from site_builder.errors import Collector, Problem, SiteError
 
@@ -42,8 +43,10 @@ def build_date(articles: list[content.Article]) -> dt.date:
 
 
 def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = None,
-               strict: bool = False) -> BuildReport:
+               strict: bool = False, jobs: int | None = None) -> BuildReport:
+    """Build the site; `jobs` worker processes render Markdown, pages and images (default: one per CPU)."""
     started = time.perf_counter()
+    jobs = parallel.default_jobs() if jobs is None else max(1, jobs)
     config = load_config(root, base_url)
     out_dir = out_dir if out_dir is not None else root / "_site"
     cache_limit = assets.cache_limit()
@@ -67,7 +70,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     except SiteError as error:
         problems.extend(error)
     try:
-        articles = content.load_articles(config.content_dir, config.languages, root, warnings)
+        articles = content.load_articles(config.content_dir, config.languages, root, warnings, jobs)
     except SiteError as error:
         problems.extend(error)
     if strict:
@@ -93,17 +96,21 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
 
     files = output.SiteFiles()
     theme = assets.theme_assets(config.templates_dir)
-    vega = assets.vega_bundle()
+    vega = assets.vega_bundle(cached_only=True) or parallel.run(lambda _shared, _item: assets.vega_bundle(), [0],
+                                                                  jobs)[0]  # vl-convert only in a worker
     for asset in [*theme.values(), vega]:
         files.add(asset.path, asset.content)
     asset_paths = {name: asset.path for name, asset in theme.items()} | {"vega.js": vega.path}
     envs = {lang.code: render.environment(config.templates_dir, lang, {"assets": asset_paths}, {
         "source_label": lambda source, lang=lang: pages.score_source_label(source, lang)}) for lang in languages}
 
-    _add_chart_files(files, charts, chart_set.aliases)
-    _add_pages(files, site_pages, envs, config)
+    renderings: list[tuple[str, images.Task]] = []  # output path -> what to render, made all at once below
+    _add_chart_files(files, charts, chart_set.aliases, renderings)
+    _add_pages(files, site_pages, envs, config, renderings, jobs)
     _add_feeds_and_indexes(files, site_pages, envs, config, articles, charts, updated, bound,
                            {lang.code: lang for lang in languages})
+    for (path, _), rendering in zip(renderings, images.render_all([task for _, task in renderings], jobs)):
+        files.add(path, rendering)
 
     written = output.write_site(files, out_dir, background_removal=True)
     images.trim_render_cache(cache_limit)
@@ -123,24 +130,34 @@ def _chart_inputs_keys(config: SiteConfig) -> dict[str, str]:
     return keys
 
 
-def _add_pages(files: output.SiteFiles, site_pages: list[pages.Page], envs: dict, config: SiteConfig) -> None:
-    """Every HTML page, in its language's environment, with its Open Graph image; template errors of
-    all pages are reported together, once per template line."""
+def _add_pages(files: output.SiteFiles, site_pages: list[pages.Page], envs: dict, config: SiteConfig,
+               renderings: list[tuple[str, images.Task]], jobs: int) -> None:
+    """Every HTML page, in its language's environment (in `jobs` processes), with its Open Graph image;
+    template errors of all pages are reported together, once per template line."""
     problems = Collector()
-    for page in site_pages:
-        env = envs[page.lang or config.default_language]
-        context = {**page.context, "page": page, "switcher": pages.switcher(page, list(config.languages))}
-        try:
-            files.add(page.path, render.render(env, page.template, context))
-        except SiteError as error:
-            problems.extend(error)
+    rendered = parallel.run(_render_page, range(len(site_pages)), jobs, (site_pages, envs, config))
+    for page, (html, found) in zip(site_pages, rendered):
+        if found:
+            problems.problems += found
             continue
+        files.add(page.path, html)
         if page.card:
-            files.add(page.og_image, images.card_png(*page.card))
+            renderings.append((page.og_image, ("card", page.card)))
         elif page.og_image:
-            files.add(page.og_image, images.chart_png(page.context["chart"].spec))
+            renderings.append((page.og_image, ("png", page.context["chart"].spec)))
     if problems.problems:
         raise SiteError(render.merge_page_problems(problems.problems))
+
+
+def _render_page(shared: tuple[list[pages.Page], dict, SiteConfig], index: int) -> tuple[str | None, list[Problem]]:
+    """One page's HTML, or its problems (a task of `parallel.run`)."""
+    site_pages, envs, config = shared
+    page = site_pages[index]
+    context = {**page.context, "page": page, "switcher": pages.switcher(page, list(config.languages))}
+    try:
+        return render.render(envs[page.lang or config.default_language], page.template, context), []
+    except SiteError as error:
+        return None, error.problems
 
 
 def _add_feeds_and_indexes(files: output.SiteFiles, site_pages: list[pages.Page], envs: dict, config: SiteConfig,
@@ -185,7 +202,8 @@ def _check_chart_references(articles: list[content.Article], chart_set: chart_ca
     problems.raise_if_any()
 
 
-def _add_chart_files(files: output.SiteFiles, charts: list[chart_catalog.Chart], aliases: dict[str, str]) -> None:
+def _add_chart_files(files: output.SiteFiles, charts: list[chart_catalog.Chart], aliases: dict[str, str],
+                     renderings: list[tuple[str, images.Task]]) -> None:
     """Spec (JSON) and static SVG per chart and language; the plotted rows once per chart as CSV
     (from the first language: the rows are the same, only generated labels differ). A renamed chart's
     old id gets the same files, so links to them keep working."""
@@ -194,14 +212,13 @@ def _add_chart_files(files: output.SiteFiles, charts: list[chart_catalog.Chart],
         old_ids.setdefault(new, []).append(old)
     for chart in charts:
         spec = json.dumps(chart.spec, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
-        svg = images.chart_svg(chart.spec)
         buffer = io.StringIO()
         chart.rows.to_csv(buffer, index=False, lineterminator="\n")
         for chart_id in [chart.id, *old_ids.get(chart.id, [])]:
             files.add(f"charts/{chart.lang}/{chart_id}.vl.json", spec)
-            files.add(f"charts/{chart.lang}/{chart_id}.svg", svg)
+            renderings.append((f"charts/{chart.lang}/{chart_id}.svg", ("svg", chart.spec)))
             if chart_id != chart.id:  # the current id's PNG is its page's Open Graph image, added with the page
-                files.add(f"charts/{chart.lang}/{chart_id}.png", images.chart_png(chart.spec))
+                renderings.append((f"charts/{chart.lang}/{chart_id}.png", ("png", chart.spec)))
             csv_path = f"data/{chart_id}.csv"
             if csv_path not in files:
                 files.add(csv_path, buffer.getvalue())

@@ -35,13 +35,15 @@ def main() -> None:
               help="Output folder (default: ROOT/_site). Replaced atomically.")
 @click.option("--base-url", default=None, help="Absolute URL the site is served from; overrides site.toml.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-def build(root: Path, out: Path | None, base_url: str | None, strict: bool) -> None:
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Worker processes for Markdown, pages and images (default: the number of CPUs; 1: no workers).")
+def build(root: Path, out: Path | None, base_url: str | None, strict: bool, jobs: int | None) -> None:
     """Build the site from content/, data/ and templates/."""
     from site_builder.build import build_site
     from site_builder.errors import SiteError
 
     try:
-        report = build_site(root, out, base_url, strict)
+        report = build_site(root, out, base_url, strict, jobs=jobs)
     except SiteError as error:
         _fail(error)
     for warning in [*report.notes, *report.warnings]:
@@ -50,7 +52,7 @@ def build(root: Path, out: Path | None, base_url: str | None, strict: bool) -> N
                f"{report.pages} pages, {report.charts} charts, "
                f"{sum(w.severity == 'warning' for w in report.warnings)} warnings, "
                f"{sum(w.severity == 'note' for w in report.warnings)} notes, "
-               f"{report.files} files in {report.seconds:.2f} s", err=True)
+               f"{report.files} files ({report.written} written) in {report.seconds:.2f} s", err=True)
 
 
 @main.command()

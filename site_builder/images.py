@@ -20,24 +20,72 @@ STATIC_WIDTH = 640  # "container" width has no meaning outside a page
 CARD_WIDTH, CARD_HEIGHT = 1200, 630
 
 
-def _cached(kind: str, spec: dict, render) -> bytes:
-    import vl_convert
+def _cache_path(kind: str, spec: dict) -> Path:
+    import vl_convert  # only its version: importing starts no runtime
 
     key = hashlib.sha256(json.dumps([kind, getattr(vl_convert, "__version__", ""), spec], sort_keys=True,
                                     ensure_ascii=False).encode()).hexdigest()
-    path = cache_dir() / "renders" / f"{key}.{kind}"
+    return cache_dir() / "renders" / f"{key}.{kind}"
+
+
+def _lookup(kind: str, spec: dict) -> bytes | None:
+    path = _cache_path(kind, spec)
     try:
         content = path.read_bytes()
     except OSError:  # not cached yet, or evicted by a concurrent build a moment ago
-        content = None
+        return None
+    with contextlib.suppress(OSError):
+        os.utime(path)  # recently used renderings are evicted last
+    return content
+
+
+def _cached(kind: str, spec: dict, render) -> bytes:
+    content = _lookup(kind, spec)
     if content is not None:
-        with contextlib.suppress(OSError):
-            os.utime(path)  # recently used renderings are evicted last
         return content
+    path = _cache_path(kind, spec)
     content = render(spec)
     content = content.encode("utf-8") if isinstance(content, str) else content
     store(path, content)
     return content
+
+
+# A rendering to make: ("svg", chart spec), ("png", chart spec) or ("card", (title, kicker, footer)).
+Task = tuple[str, object]
+
+
+def render_task(_shared, task: Task) -> bytes:
+    """One rendering (a task of `parallel.run`)."""
+    kind, value = task
+    if kind == "svg":
+        return chart_svg(value)
+    if kind == "png":
+        return chart_png(value)
+    return card_png(*value)
+
+
+def cached_rendering(task: Task) -> bytes | None:
+    """The rendering from the cache, or None; calls no renderer (safe in a process about to fork workers)."""
+    kind, value = task
+    if kind == "svg":
+        return _lookup("svg", _svg_spec(value))
+    if kind == "png":
+        return _lookup("png", _png_spec(value))
+    title, kicker, footer = value
+    fonts = card_fonts()
+    if fonts is not None and all(_drawable(text) for text in value):
+        return _lookup("png", _card_fast_spec(title, kicker, footer, fonts))
+    return _lookup("png", _card_vega_spec(title, kicker, footer))
+
+
+def render_all(tasks: list[Task], jobs: int) -> list[bytes]:
+    """Every rendering, in order: cached ones read here, the others made in `jobs` processes."""
+    from site_builder import parallel
+
+    found = [cached_rendering(task) for task in tasks]
+    missing = [task for task, content in zip(tasks, found) if content is None]
+    made = iter(parallel.run(render_task, missing, jobs))
+    return [content if content is not None else next(made) for content in found]
 
 
 def trim_render_cache(limit: int) -> int:
@@ -67,18 +115,24 @@ def static_spec(spec: dict, width: int = STATIC_WIDTH) -> dict:
     return {**spec, "width": width}
 
 
+def _svg_spec(spec: dict, width: int = STATIC_WIDTH) -> dict:
+    return static_spec(spec, width)
+
+
+def _png_spec(spec: dict, width: int = CARD_WIDTH - 100) -> dict:
+    return {**static_spec(spec, width), "background": "white"}
+
+
 def chart_svg(spec: dict, width: int = STATIC_WIDTH) -> bytes:
     import vl_convert
 
-    return _cached("svg", static_spec(spec, width),
-                   lambda s: vl_convert.vegalite_to_svg(s, allowed_base_urls=[]))
+    return _cached("svg", _svg_spec(spec, width), lambda s: vl_convert.vegalite_to_svg(s, allowed_base_urls=[]))
 
 
 def chart_png(spec: dict, width: int = CARD_WIDTH - 100) -> bytes:
     import vl_convert
 
-    return _cached("png", {**static_spec(spec, width), "background": "white"},
-                   lambda s: vl_convert.vegalite_to_png(s, scale=1, allowed_base_urls=[]))
+    return _cached("png", _png_spec(spec, width), lambda s: vl_convert.vegalite_to_png(s, scale=1, allowed_base_urls=[]))
 
 
 def card_png(title: str, kicker: str, footer: str) -> bytes:
@@ -141,8 +195,6 @@ def _fit(draw, line: str, font, width: int) -> str:
 
 
 def card_fast(title: str, kicker: str, footer: str, fonts: tuple[bytes, bytes]) -> bytes:
-    import PIL
-
     def draw_card(spec: dict) -> bytes:
         from PIL import Image, ImageDraw, ImageFont
 
@@ -163,15 +215,31 @@ def card_fast(title: str, kicker: str, footer: str, fonts: tuple[bytes, bytes]) 
         image.save(buffer, "PNG", optimize=False, compress_level=6)
         return buffer.getvalue()
 
-    fingerprint = [hashlib.sha256(font).hexdigest() for font in fonts]
-    return _cached("png", {"card": "pillow", "pillow": PIL.__version__, "fonts": fingerprint, "title": title,
-                           "kicker": kicker, "footer": footer}, draw_card)
+    return _cached("png", _card_fast_spec(title, kicker, footer, fonts), draw_card)
+
+
+def _card_fast_spec(title: str, kicker: str, footer: str, fonts: tuple[bytes, bytes]) -> dict:
+    """What a Pillow card is made from: its text, the fonts and Pillow's version (the cache key)."""
+    import PIL
+
+    return {"card": "pillow", "pillow": PIL.__version__, "fonts": _font_hashes(fonts), "title": title,
+            "kicker": kicker, "footer": footer}
+
+
+@functools.cache
+def _font_hashes(fonts: tuple[bytes, bytes]) -> list[str]:
+    return [hashlib.sha256(font).hexdigest() for font in fonts]
 
 
 def card_vega(title: str, kicker: str, footer: str) -> bytes:
     """The card rendered by vl-convert: for text Pillow's basic layout cannot draw (Arabic, CJK, Indic)."""
     import vl_convert
 
+    return _cached("png", _card_vega_spec(title, kicker, footer),
+                   lambda s: vl_convert.vegalite_to_png(s, scale=1, allowed_base_urls=[]))
+
+
+def _card_vega_spec(title: str, kicker: str, footer: str) -> dict:
     lines = textwrap.wrap(title, 30) or [""]
     if len(lines) > 4:
         lines = lines[:4]
@@ -182,7 +250,7 @@ def card_vega(title: str, kicker: str, footer: str) -> bytes:
                          "fontWeight": weight, "color": color, "lineHeight": round(size * 1.2), "text": value,
                          "font": "DejaVu Sans, Liberation Sans, Arial, sans-serif", "limit": CARD_WIDTH - 144}}
 
-    spec = {
+    return {
         "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
         "width": CARD_WIDTH, "height": CARD_HEIGHT, "autosize": "none", "padding": 0,
         "background": "#0b3d91", "config": {"view": {"stroke": None}},
@@ -190,4 +258,3 @@ def card_vega(title: str, kicker: str, footer: str) -> bytes:
         "layer": [text(80, 30, "#c9dbff", kicker), text(150, 62, "#ffffff", lines, "bold"),
                   text(CARD_HEIGHT - 110, 28, "#c9dbff", footer)],
     }
-    return _cached("png", spec, lambda s: vl_convert.vegalite_to_png(s, scale=1, allowed_base_urls=[]))
