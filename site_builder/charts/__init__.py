@@ -17,6 +17,7 @@ from pathlib import Path
 
 import altair as alt
 import pandas as pd
+from altair.utils.schemapi import debug_mode
 
 from site_builder import cache
 from site_builder.charts.base import (
@@ -133,19 +134,23 @@ def absent_features(inputs: ChartInputs) -> list[Problem]:
 
 
 def localize(chart: alt.TopLevelMixin, lang: Language) -> dict:
-    """Final, validated Vega-Lite spec with the language's d3 number and time locale."""
+    """Final Vega-Lite spec with the language's d3 number and time locale, validated once as a whole
+    (Altair's to_dict(validate=True) also validates each layer again)."""
     padded = chart.properties(padding={"top": 12, "right": 12, "bottom": 6, "left": 6})
     configured = padded.configure(locale=alt.Locale(number=lang.d3_format_locale(), time=lang.d3_time_locale()),
                                   autosize=alt.AutoSizeParams(type="fit-x", contains="padding"),
                                   font=CHART_FONT)
-    return configured.to_dict(validate=True)
+    spec = configured.to_dict(validate=False)
+    type(configured).validate(spec)
+    return spec
 
 
 def build_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lang: Language) -> Chart:
     """One chart in one language; raises NoData when its scope is empty, and SiteError naming the chart
     and the language for any library error (Altair, jsonschema, pandas): the stage's error boundary."""
     try:
-        return _build_chart(chart_id, factory, inputs, lang)
+        with debug_mode(False):  # no validation of every object as it is made: the whole spec is validated once
+            return _build_chart(chart_id, factory, inputs, lang)
     except (NoData, SiteError):
         raise
     except Exception as error:  # noqa: BLE001 - the stage's error boundary: never a traceback
