@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import difflib
 import io
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from site_builder import (assets, cache, charts as chart_catalog, claims, content, figures, i18n, images, inline, output,
-                          pages, parallel, render)
+                          pages, parallel, render, uptodate)
 from site_builder.config import SiteConfig, load_config
 from site_builder.errors import Collector, Problem, SiteError
 
@@ -28,6 +29,9 @@ class BuildReport:
     seconds: float
     notes: tuple[Problem, ...] = ()  # what the round's data does not call for (a chart it has no use for)
     written: int = 0  # files whose bytes changed (the others were left as they were)
+
+
+UNTIMED_FIELDS = ("out_dir", "languages", "pages", "charts", "files", "warnings", "notes")  # kept for a no-op build
 
 
 def build_date(articles: list[content.Article]) -> dt.date:
@@ -50,6 +54,9 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     config = load_config(root, base_url)
     out_dir = out_dir if out_dir is not None else root / "_site"
     cache_limit = assets.cache_limit()
+    inputs_hash = uptodate.inputs_fingerprint(config, out_dir, strict)  # before reading: an edit meanwhile counts
+    if (previous := uptodate.previous_report(inputs_hash, out_dir)) is not None:
+        return BuildReport(**previous, seconds=time.perf_counter() - started)  # the site is already this build
 
     # Everything found in the inputs is reported in one run: catalogs, data, content, and the
     # warnings with --strict (notes, such as an ignored editor file, never fail a build).
@@ -113,10 +120,11 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
         files.add(path, rendering)
 
     written = output.write_site(files, out_dir, background_removal=True)
+    report = BuildReport(out_dir, config.languages, len([p for p in site_pages if not p.path.startswith("embed/")]),
+                         len(charts), len(files), tuple(warnings), 0.0, tuple(chart_set.notes), written.written)
+    uptodate.record(inputs_hash, out_dir, {field: getattr(report, field) for field in UNTIMED_FIELDS})
     images.trim_render_cache(cache_limit)
-    return BuildReport(out_dir, config.languages, len([p for p in site_pages if not p.path.startswith("embed/")]),
-                       len(charts), len(files), tuple(warnings), time.perf_counter() - started,
-                       tuple(chart_set.notes), written.written)
+    return dataclasses.replace(report, seconds=time.perf_counter() - started)
 
 
 def _chart_inputs_keys(config: SiteConfig) -> dict[str, str]:

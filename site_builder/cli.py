@@ -39,11 +39,14 @@ def main() -> None:
               help="Worker processes for Markdown, pages and images (default: the number of CPUs; 1: no workers).")
 def build(root: Path, out: Path | None, base_url: str | None, strict: bool, jobs: int | None) -> None:
     """Build the site from content/, data/ and templates/."""
-    from site_builder.build import build_site
     from site_builder.errors import SiteError
 
     try:
-        report = build_site(root, out, base_url, strict, jobs=jobs)
+        report = _unchanged_build(root, out, base_url, strict)
+        if report is None:
+            from site_builder.build import build_site
+
+            report = build_site(root, out, base_url, strict, jobs=jobs)
     except SiteError as error:
         _fail(error)
     for warning in [*report.notes, *report.warnings]:
@@ -53,6 +56,22 @@ def build(root: Path, out: Path | None, base_url: str | None, strict: bool, jobs
                f"{sum(w.severity == 'warning' for w in report.warnings)} warnings, "
                f"{sum(w.severity == 'note' for w in report.warnings)} notes, "
                f"{report.files} files ({report.written} written) in {report.seconds:.2f} s", err=True)
+
+
+def _unchanged_build(root: Path, out: Path | None, base_url: str | None, strict: bool):
+    """The last build's report when nothing changed since, found without importing the build's libraries."""
+    import time
+    from types import SimpleNamespace
+
+    from site_builder import assets, uptodate
+    from site_builder.config import load_config
+
+    started = time.perf_counter()
+    config = load_config(root, base_url)
+    assets.cache_limit()  # a bad SITE_BUILDER_CACHE_MAX_MB is an error, as in a full build
+    out_dir = out if out is not None else root / "_site"
+    previous = uptodate.previous_report(uptodate.inputs_fingerprint(config, out_dir, strict), out_dir)
+    return None if previous is None else SimpleNamespace(**previous, seconds=time.perf_counter() - started)
 
 
 @main.command()

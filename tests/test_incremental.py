@@ -264,3 +264,75 @@ def test_long_titles_wrap_to_four_lines_with_an_ellipsis():
     lines = images._wrap(draw, "word " * 80 + "Pneumonoultramicroscopicsilicovolcanoconiosis" * 3, font, 1056, 4)
     assert len(lines) == 4 and lines[-1].endswith("…")
     assert all(draw.textlength(line, font=font) <= 1056 for line in lines)
+
+
+# --- a build with nothing to do --------------------------------------------------------------------------
+
+def test_an_unchanged_build_does_no_work(mini_site, warm_cache, tmp_path, monkeypatch):
+    from site_builder import pages
+
+    out = tmp_path / "out"
+    first = build_site(mini_site, out, jobs=1)
+    monkeypatch.setattr(pages, "plan_pages", lambda *args: pytest.fail("the site was planned again"))
+    again = build_site(mini_site, out, jobs=1)
+    assert (again.files, again.pages, again.charts, again.warnings, again.notes, again.written) == (
+        first.files, first.pages, first.charts, first.warnings, first.notes, 0)
+
+
+@pytest.mark.parametrize("change", ["article", "template", "catalog", "data", "site.toml", "date", "strict",
+                                    "output edited", "output file added", "cache cleared"])
+def test_any_change_makes_a_real_build(mini_site, warm_cache, tmp_path, monkeypatch, change):
+    from site_builder import pages
+
+    templates = mini_site / "templates"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "templates", templates)
+    toml = mini_site / "site.toml"
+    toml.write_text("\n".join(line for line in toml.read_text().splitlines() if not line.startswith("templates_dir")))
+    out = tmp_path / "out"
+    build_site(mini_site, out, jobs=1)
+    strict = False
+    edits = {
+        "article": (mini_site / "content/en/hello.md", "Some text", "Some other text"),
+        "template": (templates / "robots.txt", "\n", "\n\n"),
+        "data": (mini_site / "data/benchmarks.csv", "test fixture", "test fixture."),
+        "site.toml": (toml, "Mini report", "Mini-report"),
+    }
+    if change in edits:
+        path, old, new = edits[change]
+        assert old in path.read_text()
+        path.write_text(path.read_text().replace(old, new, 1))
+    elif change == "catalog":
+        catalog = Path(__file__).resolve().parent.parent / "locales"
+        shutil.copytree(catalog, mini_site / "locales")
+        toml.write_text("\n".join(line for line in toml.read_text().splitlines() if not line.startswith("locales_dir")))
+    elif change == "date":
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", "1781000000")
+    elif change == "strict":
+        strict = True
+    elif change == "output edited":
+        (out / "robots.txt").write_text("edited by hand\n")
+    elif change == "output file added":
+        (out / "stray.html").write_text("?")
+    else:
+        shutil.rmtree(warm_cache / "renders")
+    planned = count_calls(monkeypatch, pages, "plan_pages")
+    report = build_site(mini_site, out, jobs=1, strict=strict)
+    assert len(planned) == 1
+    assert not (out / "stray.html").exists() and (out / "robots.txt").read_text() != "edited by hand\n"
+    assert report.written == (1 if change == "output edited" else report.written)
+
+
+def test_an_unchanged_build_from_the_command_line_loads_no_heavy_library(mini_site, warm_cache, tmp_path):
+    import subprocess
+    import sys
+
+    out = tmp_path / "out"
+    build_site(mini_site, out, jobs=1)
+    script = ("import sys; from site_builder.cli import main\n"
+              "try: main(['build', '--root', sys.argv[1], '--out', sys.argv[2]])\n"
+              "except SystemExit: pass\n"
+              "print(sorted(name for name in ('pandas', 'altair', 'jinja2', 'vl_convert') if name in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", script, str(mini_site), str(out)], capture_output=True, text=True,
+                            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+    assert result.stdout.strip() == "[]", result.stderr
+    assert "built " in result.stderr and "(0 written)" in result.stderr
