@@ -259,7 +259,7 @@ def ingest(path: Path, round_name: str, out: Path | None, ruleset: str | None, s
 
 @main.group()
 def cache() -> None:
-    """Inspect or clear the render cache (chart renderings and the Vega bundle, kept between builds)."""
+    """Inspect or clear the cache (renderings, rendered Markdown, chart specs, the Vega bundle; kept between builds)."""
 
 
 @cache.command("info")
