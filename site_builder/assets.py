@@ -106,6 +106,11 @@ def vega_bundle(cached_only: bool = False) -> Asset | None:
     return hashed("vega.js", content)
 
 
+def vega_bundle_task(_shared, _item) -> Asset:
+    """`vega_bundle()` as a task of `parallel.run`, for a worker process."""
+    return vega_bundle()
+
+
 def store(path: Path, content: bytes) -> None:
     """Put a file in the cache, atomically so that concurrent builds never read half of it. Best effort:
     a cache that cannot be written (read-only home, full disk) only makes the next build slower."""

@@ -12,8 +12,22 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder import (assets, cache, charts as chart_catalog, claims, content, figures, i18n, images, inline, output,
-                          pages, parallel, render, uptodate)
+from site_builder import (
+    assets,
+    cache,
+    claims,
+    content,
+    figures,
+    i18n,
+    images,
+    inline,
+    output,
+    pages,
+    parallel,
+    render,
+    uptodate,
+)
+from site_builder import charts as chart_catalog
 from site_builder.config import SiteConfig, load_config
 from site_builder.errors import Collector, Problem, SiteError
 
@@ -103,8 +117,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
 
     files = output.SiteFiles()
     theme = assets.theme_assets(config.templates_dir)
-    vega = assets.vega_bundle(cached_only=True) or parallel.run(lambda _shared, _item: assets.vega_bundle(), [0],
-                                                                  jobs)[0]  # vl-convert only in a worker
+    vega = assets.vega_bundle(cached_only=True) or parallel.run(assets.vega_bundle_task, [0], jobs, fresh=True)[0]
     for asset in [*theme.values(), vega]:
         files.add(asset.path, asset.content)
     asset_paths = {name: asset.path for name, asset in theme.items()} | {"vega.js": vega.path}

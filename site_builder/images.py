@@ -84,7 +84,7 @@ def render_all(tasks: list[Task], jobs: int) -> list[bytes]:
 
     found = [cached_rendering(task) for task in tasks]
     missing = [task for task, content in zip(tasks, found) if content is None]
-    made = iter(parallel.run(render_task, missing, jobs))
+    made = iter(parallel.run(render_task, missing, jobs, fresh=True))
     return [content if content is not None else next(made) for content in found]
 
 
