@@ -121,8 +121,10 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     for asset in [*theme.values(), vega]:
         files.add(asset.path, asset.content)
     asset_paths = {name: asset.path for name, asset in theme.items()} | {"vega.js": vega.path}
+    compiled = render.TemplateCache(assets.cache_dir() / "renders")
     envs = {lang.code: render.environment(config.templates_dir, lang, {"assets": asset_paths}, {
-        "source_label": lambda source, lang=lang: pages.score_source_label(source, lang)}) for lang in languages}
+        "source_label": lambda source, lang=lang: pages.score_source_label(source, lang)}, compiled)
+        for lang in languages}
 
     renderings: list[tuple[str, images.Task]] = []  # output path -> what to render, made all at once below
     _add_chart_files(files, charts, chart_set.aliases, renderings)
