@@ -340,3 +340,44 @@ def test_an_unchanged_build_from_the_command_line_loads_no_heavy_library(mini_si
                             env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
     assert result.stdout.strip() == "[]", result.stderr
     assert "built " in result.stderr and "(0 written)" in result.stderr
+
+
+# --- charts: built and validated once --------------------------------------------------------------------
+
+def chart_inputs():
+    from site_builder import i18n
+    from site_builder.config import load_config
+
+    root = Path(__file__).resolve().parent.parent
+    config = load_config(root, None)
+    languages = [i18n.load_language(code, config.locales_dir, root)[0] for code in config.languages[:2]]
+    return chart_catalog.load_inputs(config.data_dir, config.round, config.previous_round, root), languages
+
+
+def test_each_chart_is_validated_once_per_language(monkeypatch):
+    from altair.utils import schemapi
+
+    inputs, languages = chart_inputs()
+    validated, real = [], schemapi.SchemaBase.validate.__func__
+
+    def validate(cls, instance, schema=None):
+        validated.append(cls.__name__)
+        return real(cls, instance, schema)
+
+    monkeypatch.setattr(schemapi.SchemaBase, "validate", classmethod(validate))
+    built = chart_catalog.build_charts(inputs, languages)
+    assert len(validated) == len(built.charts) > 0
+
+
+def test_an_invalid_spec_is_still_an_error_naming_the_chart(monkeypatch):
+    import altair as alt
+
+    inputs, languages = chart_inputs()
+
+    def broken(inputs, lang):
+        chart = alt.Chart(alt.Data(values=[{"a": 1}])).mark_point().encode(
+            x=alt.X("a:Q", scale=alt.Scale(type="no-such-scale")))
+        return chart_catalog.ChartDraft(chart, "t", "h", "s", "d", inputs.current.iloc[0:0], 0, 0)
+
+    with pytest.raises(SiteError, match=r"chart 'broken' \(en\) could not be built: ValidationError: 'no-such-scale'"):
+        chart_catalog.build_chart("broken", broken, inputs, languages[0])
