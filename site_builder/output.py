@@ -319,6 +319,19 @@ def _exchange(a: Path, b: Path) -> bool:
     raise OSError(code, os.strerror(code), str(b))
 
 
+def remove_leftovers(out_dir: Path, lock_timeout: float | None = None) -> None:
+    """For a build that writes nothing: remove what killed builds left beside `out_dir`, holding the lock
+    (so it also waits for a build writing there right now)."""
+    target = Path(os.path.realpath(out_dir))
+    if not target.parent.is_dir():
+        return
+    try:
+        with _locked(target, out_dir.as_posix(), lock_timeout):
+            _remove_leftovers(target)
+    except OSError as error:
+        raise SiteError(Problem(f"cannot write the site: {error.strerror or error}", out_dir.as_posix())) from None
+
+
 def _remove_leftovers(target: Path) -> None:
     """Remove the staging and old folders of killed builds into `target`. Called with the lock held, when no
     live build can own one; other outputs' folders in the same parent do not match."""

@@ -16,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-from site_builder import cache
+from site_builder import cache, output
 
 LIBRARIES = ("jinja2", "markdown-it-py", "mdit-py-plugins", "linkify-it-py", "nh3", "pyyaml", "pandas", "numpy",
              "altair", "jsonschema", "vl-convert-python", "babel", "python-slugify", "pillow")
@@ -60,6 +60,7 @@ def previous_report(inputs: str, out_dir: Path) -> dict | None:
     record = cache.load("built", _record_key(out_dir))
     if not isinstance(record, dict) or record.get("inputs") != inputs:
         return None
+    output.remove_leftovers(out_dir)  # what a killed build left there goes, as with every build
     try:
         if _output_state(out_dir) != record.get("output"):
             return None

@@ -214,7 +214,10 @@ def build_charts(inputs: ChartInputs, languages: list[Language], inputs_keys: di
 def _cached_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lang: Language, inputs_key: str) -> Chart:
     """`build_chart` through the build cache: the key is the chart, the language, its inputs and Altair's version;
     a chart left out for want of data is remembered as such."""
-    entry = cache.key("chart", cache.versions("altair", "pandas", "babel"), chart_id, lang.code, inputs_key)
+    code = getattr(factory, "__code__", None)  # the factory itself: another function is another chart
+    entry = cache.key("chart", cache.versions("altair", "pandas", "babel"), chart_id, lang.code, inputs_key,
+                      getattr(factory, "__module__", ""), getattr(factory, "__qualname__", repr(type(factory))),
+                      code.co_code if code is not None else b"")
     found = cache.load("chart", entry)
     if isinstance(found, Chart):
         return found
