@@ -86,10 +86,11 @@ def clear_cache() -> tuple[int, int]:
     return removed
 
 
-def vega_bundle() -> Asset:
+def vega_bundle(cached_only: bool = False) -> Asset | None:
     """vega + vega-lite + vega-embed as one classic script, from vl-convert (no network).
 
-    Producing it takes about two seconds, so it is cached per vl-convert version.
+    Producing it takes about two seconds, so it is cached per vl-convert version. With `cached_only`,
+    None when it is not cached (nothing is produced).
     """
     import vl_convert
 
@@ -98,10 +99,16 @@ def vega_bundle() -> Asset:
     try:
         return hashed("vega.js", cached.read_bytes())
     except OSError:
-        pass
+        if cached_only:
+            return None
     content = vl_convert.javascript_bundle().encode("utf-8")
     store(cached, content)
     return hashed("vega.js", content)
+
+
+def vega_bundle_task(_shared, _item) -> Asset:
+    """`vega_bundle()` as a task of `parallel.run`, for a worker process."""
+    return vega_bundle()
 
 
 def store(path: Path, content: bytes) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import difflib
 import io
@@ -12,7 +13,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder import assets, charts as chart_catalog, claims, content, figures, i18n, images, inline, output, pages, render
+from site_builder import (
+    assets,
+    cache,
+    claims,
+    content,
+    figures,
+    i18n,
+    images,
+    inline,
+    output,
+    pages,
+    parallel,
+    render,
+    uptodate,
+)
+from site_builder import charts as chart_catalog
 from site_builder.config import SiteConfig, load_config
 from site_builder.errors import Collector, Problem, SiteError
 
@@ -27,6 +43,10 @@ class BuildReport:
     warnings: tuple[Problem, ...]
     seconds: float
     notes: tuple[Problem, ...] = ()  # what the round's data does not call for (a chart it has no use for)
+    written: int = 0  # files whose bytes changed (the others were left as they were)
+
+
+UNTIMED_FIELDS = ("out_dir", "languages", "pages", "charts", "files", "warnings", "notes")  # kept for a no-op build
 
 
 def build_date(articles: list[content.Article]) -> dt.date:
@@ -42,12 +62,18 @@ def build_date(articles: list[content.Article]) -> dt.date:
 
 
 def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = None,
-               strict: bool = False, progress: Callable[[int, int, str], None] | None = None) -> BuildReport:
-    """`progress(done, total, stage)`, when given, is called as each stage starts (the CLI draws a bar)."""
+               strict: bool = False, jobs: int | None = None,
+               progress: Callable[[int, int, str], None] | None = None) -> BuildReport:
+    """Build the site; `jobs` worker processes render Markdown, pages and images (default: one per CPU);
+    `progress(done, total, stage)`, when given, is called as each stage starts (the CLI draws a bar)."""
     started = time.perf_counter()
+    jobs = parallel.default_jobs() if jobs is None else max(1, jobs)
     config = load_config(root, base_url)
     out_dir = out_dir if out_dir is not None else root / "_site"
     cache_limit = assets.cache_limit()
+    inputs_hash = uptodate.inputs_fingerprint(config, out_dir, strict)  # before reading: an edit meanwhile counts
+    if (previous := uptodate.previous_report(inputs_hash, out_dir)) is not None:
+        return BuildReport(**previous, seconds=time.perf_counter() - started)  # the site is already this build
     progress = progress or (lambda done, total, stage: None)
     progress(0, 4, "reading data and content")
 
@@ -70,7 +96,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     except SiteError as error:
         problems.extend(error)
     try:
-        articles = content.load_articles(config.content_dir, config.languages, root, warnings)
+        articles = content.load_articles(config.content_dir, config.languages, root, warnings, jobs)
     except SiteError as error:
         problems.extend(error)
     if strict:
@@ -84,7 +110,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     verdicts = claims.evaluate_claims(config, figure_context)
     bound = inline.bind(articles, figure_context, {v.id: v for v in verdicts}, claims.render_claim_inline,
                         pages.score_source_label)
-    chart_set = chart_catalog.build_charts(inputs, languages)
+    chart_set = chart_catalog.build_charts(inputs, languages, _chart_inputs_keys(config))
     warnings += chart_set.left_out.values()
     if strict and chart_set.left_out:
         raise SiteError([Problem(p.message, p.path, p.line, p.col, p.hint) for p in chart_set.left_out.values()])
@@ -98,44 +124,71 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
 
     files = output.SiteFiles()
     theme = assets.theme_assets(config.templates_dir)
-    vega = assets.vega_bundle()
+    vega = assets.vega_bundle(cached_only=True) or parallel.run(assets.vega_bundle_task, [0], jobs, fresh=True)[0]
     for asset in [*theme.values(), vega]:
         files.add(asset.path, asset.content)
     asset_paths = {name: asset.path for name, asset in theme.items()} | {"vega.js": vega.path}
+    compiled = render.TemplateCache(assets.cache_dir() / "renders")
     envs = {lang.code: render.environment(config.templates_dir, lang, {"assets": asset_paths}, {
-        "source_label": lambda source, lang=lang: pages.score_source_label(source, lang)}) for lang in languages}
+        "source_label": lambda source, lang=lang: pages.score_source_label(source, lang)}, compiled)
+        for lang in languages}
 
-    _add_chart_files(files, charts, chart_set.aliases)
-    _add_pages(files, site_pages, envs, config)
+    renderings: list[tuple[str, images.Task]] = []  # output path -> what to render, made all at once below
+    _add_chart_files(files, charts, chart_set.aliases, renderings)
+    _add_pages(files, site_pages, envs, config, renderings, jobs)
     _add_feeds_and_indexes(files, site_pages, envs, config, articles, charts, updated, bound,
                            {lang.code: lang for lang in languages})
+    for (path, _), rendering in zip(renderings, images.render_all([task for _, task in renderings], jobs)):
+        files.add(path, rendering)
 
     progress(3, 4, "writing the site")
-    output.write_site(files, out_dir)
+    written = output.write_site(files, out_dir, background_removal=True)
+    report = BuildReport(out_dir, config.languages, len([p for p in site_pages if not p.path.startswith("embed/")]),
+                         len(charts), len(files), tuple(warnings), 0.0, tuple(chart_set.notes), written.written)
+    uptodate.record(inputs_hash, out_dir, {field: getattr(report, field) for field in UNTIMED_FIELDS})
     images.trim_render_cache(cache_limit)
-    return BuildReport(out_dir, config.languages, len([p for p in site_pages if not p.path.startswith("embed/")]),
-                       len(charts), len(files), tuple(warnings), time.perf_counter() - started,
-                       tuple(chart_set.notes))
+    return dataclasses.replace(report, seconds=time.perf_counter() - started)
 
 
-def _add_pages(files: output.SiteFiles, site_pages: list[pages.Page], envs: dict, config: SiteConfig) -> None:
-    """Every HTML page, in its language's environment, with its Open Graph image; template errors of
-    all pages are reported together, once per template line."""
+def _chart_inputs_keys(config: SiteConfig) -> dict[str, str]:
+    """Language code -> hash of what its charts are made from (data/, the rounds, the language's catalog)."""
+    data = cache.files_fingerprint(config.data_dir)
+    keys = {}
+    for code in config.languages:
+        catalog = i18n.catalog_path(config.locales_dir, code)
+        keys[code] = cache.key(data, config.round, config.previous_round or "", code,
+                               catalog.read_bytes() if catalog.is_file() else b"")
+    return keys
+
+
+def _add_pages(files: output.SiteFiles, site_pages: list[pages.Page], envs: dict, config: SiteConfig,
+               renderings: list[tuple[str, images.Task]], jobs: int) -> None:
+    """Every HTML page, in its language's environment (in `jobs` processes), with its Open Graph image;
+    template errors of all pages are reported together, once per template line."""
     problems = Collector()
-    for page in site_pages:
-        env = envs[page.lang or config.default_language]
-        context = {**page.context, "page": page, "switcher": pages.switcher(page, list(config.languages))}
-        try:
-            files.add(page.path, render.render(env, page.template, context))
-        except SiteError as error:
-            problems.extend(error)
+    rendered = parallel.run(_render_page, range(len(site_pages)), jobs, (site_pages, envs, config))
+    for page, (html, found) in zip(site_pages, rendered):
+        if found:
+            problems.problems += found
             continue
+        files.add(page.path, html)
         if page.card:
-            files.add(page.og_image, images.card_png(*page.card))
+            renderings.append((page.og_image, ("card", page.card)))
         elif page.og_image:
-            files.add(page.og_image, images.chart_png(page.context["chart"].spec))
+            renderings.append((page.og_image, ("png", page.context["chart"].spec)))
     if problems.problems:
         raise SiteError(render.merge_page_problems(problems.problems))
+
+
+def _render_page(shared: tuple[list[pages.Page], dict, SiteConfig], index: int) -> tuple[str | None, list[Problem]]:
+    """One page's HTML, or its problems (a task of `parallel.run`)."""
+    site_pages, envs, config = shared
+    page = site_pages[index]
+    context = {**page.context, "page": page, "switcher": pages.switcher(page, list(config.languages))}
+    try:
+        return render.render(envs[page.lang or config.default_language], page.template, context), []
+    except SiteError as error:
+        return None, error.problems
 
 
 def _add_feeds_and_indexes(files: output.SiteFiles, site_pages: list[pages.Page], envs: dict, config: SiteConfig,
@@ -181,7 +234,8 @@ def _check_chart_references(articles: list[content.Article], chart_set: chart_ca
     problems.raise_if_any()
 
 
-def _add_chart_files(files: output.SiteFiles, charts: list[chart_catalog.Chart], aliases: dict[str, str]) -> None:
+def _add_chart_files(files: output.SiteFiles, charts: list[chart_catalog.Chart], aliases: dict[str, str],
+                     renderings: list[tuple[str, images.Task]]) -> None:
     """Spec (JSON) and static SVG per chart and language; the plotted rows once per chart as CSV
     (from the first language: the rows are the same, only generated labels differ). A renamed chart's
     old id gets the same files, so links to them keep working."""
@@ -190,14 +244,13 @@ def _add_chart_files(files: output.SiteFiles, charts: list[chart_catalog.Chart],
         old_ids.setdefault(new, []).append(old)
     for chart in charts:
         spec = json.dumps(chart.spec, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
-        svg = images.chart_svg(chart.spec)
         buffer = io.StringIO()
         chart.rows.to_csv(buffer, index=False, lineterminator="\n")
         for chart_id in [chart.id, *old_ids.get(chart.id, [])]:
             files.add(f"charts/{chart.lang}/{chart_id}.vl.json", spec)
-            files.add(f"charts/{chart.lang}/{chart_id}.svg", svg)
+            renderings.append((f"charts/{chart.lang}/{chart_id}.svg", ("svg", chart.spec)))
             if chart_id != chart.id:  # the current id's PNG is its page's Open Graph image, added with the page
-                files.add(f"charts/{chart.lang}/{chart_id}.png", images.chart_png(chart.spec))
+                renderings.append((f"charts/{chart.lang}/{chart_id}.png", ("png", chart.spec)))
             csv_path = f"data/{chart_id}.csv"
             if csv_path not in files:
                 files.add(csv_path, buffer.getvalue())

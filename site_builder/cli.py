@@ -35,27 +35,48 @@ def main() -> None:
               help="Output folder (default: ROOT/_site). Replaced atomically.")
 @click.option("--base-url", default=None, help="Absolute URL the site is served from; overrides site.toml.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-def build(root: Path, out: Path | None, base_url: str | None, strict: bool) -> None:
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Worker processes for Markdown, pages and images (default: the number of CPUs; 1: no workers).")
+def build(root: Path, out: Path | None, base_url: str | None, strict: bool, jobs: int | None) -> None:
     """Build the site from content/, data/ and templates/."""
-    from site_builder.build import build_site
     from site_builder.errors import SiteError
 
     with contextlib.ExitStack() as stack:
-        bar = _ProgressBar(stack, "building") if sys.stderr.isatty() else None
         try:
-            report = build_site(root, out, base_url, strict, progress=bar)
+            report = _unchanged_build(root, out, base_url, strict)
+            if report is None:
+                from site_builder.build import build_site
+
+                bar = _ProgressBar(stack, "building") if sys.stderr.isatty() else None
+                report = build_site(root, out, base_url, strict, jobs=jobs, progress=bar)
+                if bar:
+                    bar.finish()
         except SiteError as error:
             stack.close()
             _fail(error)
-        if bar:
-            bar.finish()
     for warning in [*report.notes, *report.warnings]:
         click.echo(str(warning), err=True)
     click.echo(f"built {report.out_dir}: {len(report.languages)} languages ({', '.join(report.languages)}), "
                f"{report.pages} pages, {report.charts} charts, "
                f"{sum(w.severity == 'warning' for w in report.warnings)} warnings, "
                f"{len(report.notes) + sum(w.severity == 'note' for w in report.warnings)} notes, "
-               f"{report.files} files in {report.seconds:.2f} s", err=True)
+               f"{report.files} files ({report.written} written) in {report.seconds:.2f} s", err=True)
+
+
+def _unchanged_build(root: Path, out: Path | None, base_url: str | None, strict: bool):
+    """The last build's report when nothing changed since, found without importing the build's libraries."""
+    import time
+    from types import SimpleNamespace
+
+    from site_builder import assets, uptodate
+    from site_builder.config import load_config
+
+    started = time.perf_counter()
+    config = load_config(root, base_url)
+    assets.cache_limit()  # a bad SITE_BUILDER_CACHE_MAX_MB is an error, as in a full build
+    out_dir = out if out is not None else root / "_site"
+    previous = uptodate.previous_report(uptodate.inputs_fingerprint(config, out_dir, strict), out_dir)
+    return None if previous is None else SimpleNamespace(**previous, seconds=time.perf_counter() - started)
 
 
 @main.command()
@@ -243,7 +264,7 @@ def ingest(path: Path, round_name: str, out: Path | None, ruleset: str | None, s
 
 @main.group()
 def cache() -> None:
-    """Inspect or clear the render cache (chart renderings and the Vega bundle, kept between builds)."""
+    """Inspect or clear the cache (renderings, rendered Markdown, chart specs, the Vega bundle; kept between builds)."""
 
 
 @cache.command("info")

@@ -12,9 +12,9 @@ from pathlib import Path
 import yaml
 from slugify import slugify
 
-from site_builder import sources
+from site_builder import cache, parallel, sources
 from site_builder.errors import Collector, Problem, display_path
-from site_builder.markup import CHART_MARKER, Shortcode, render, render_markdown  # noqa: F401 (re-exported)
+from site_builder.markup import CHART_MARKER, Rendered, Shortcode, render, render_markdown  # noqa: F401 (re-exported)
 
 # Parsing is linear now, but an article is prose: 30 times the longest shipped one is surely a mistake
 # (pasted data or a log), and it would make a page no reader can load on a phone.
@@ -238,7 +238,7 @@ def load_article(path: Path, lang: str, problems: Collector, root: Path | None =
         return None
     content_hash = hashlib.sha256("\n".join([meta["title"], meta["summary"], body.strip()]).encode()).hexdigest()[:12]
     try:
-        rendered = render(body, body_line, shown, problems)
+        rendered = render_cached(body, body_line, shown, problems)
     except RecursionError:
         problems.error("Markdown is nested too deeply to render", shown, body_line)
         return None
@@ -252,52 +252,86 @@ def load_article(path: Path, lang: str, problems: Collector, root: Path | None =
                    line_of={key: key_lines.get(key, 1) for key in meta})
 
 
+MARKDOWN_LIBRARIES = ("markdown-it-py", "mdit-py-plugins", "linkify-it-py", "nh3")
+
+
+def render_cached(body: str, body_line: int, shown: str, problems: Collector):
+    """`markup.render`, kept in the build cache by the body's text, where it starts and the parser versions.
+    Only clean renderings are kept: an article with problems is rendered (and reported) every time."""
+    entry = cache.key("markdown", cache.versions(*MARKDOWN_LIBRARIES), body, body_line, shown)
+    rendered = cache.load("md", entry)
+    if isinstance(rendered, Rendered):
+        return rendered
+    count = len(problems.problems)
+    rendered = render(body, body_line, shown, problems)
+    if len(problems.problems) == count:
+        cache.save("md", entry, rendered)
+    return rendered
+
+
+def _load_one(root: Path | None, task: tuple[Path, str]) -> tuple[Article | None, list[Problem]]:
+    """One article and its problems (a task of `parallel.run`: the problems travel back with it)."""
+    path, lang = task
+    found = Collector()
+    return load_article(path, lang, found, root), found.problems
+
+
 def load_articles(content_dir: Path, languages: tuple[str, ...], root: Path | None = None,
-                  warnings: list[Problem] | None = None) -> list[Article]:
+                  warnings: list[Problem] | None = None, jobs: int = 1) -> list[Article]:
     """Every non-draft article of every language, sorted; all problems reported together.
 
     Notes and warnings (ignored files, a folder of a language the site does not build) are appended
-    to `warnings` when given; they never fail the build by themselves.
+    to `warnings` when given; they never fail the build by themselves. The files are read and rendered
+    in `jobs` processes; problems come out in file order whatever `jobs` is.
     """
     problems = Collector()
     notes: list[Problem] = warnings if warnings is not None else []
     bases = [base for base in (root, content_dir) if base is not None]
     articles: list[Article] = []
     _note_unknown_folders(content_dir, languages, root, notes)
+    steps: list[tuple[str, object]] = []  # ("language", code), ("problem", Problem) or ("load", (path, code))
     for lang in languages:
         folder = content_dir / lang
         if not folder.is_dir():
-            problems.error(f"missing content folder for language '{lang}'", display_path(folder, root))
+            steps.append(("problem", Problem(f"missing content folder for language '{lang}'",
+                                             display_path(folder, root))))
             continue
-        seen: dict[str, Article] = {}
-        keys: dict[str, Article] = {}
         try:
             entries = sorted(folder.iterdir())
         except OSError as exc:
-            problems.error(f"cannot list the folder: {exc.strerror}", display_path(folder, root))
+            steps.append(("problem", Problem(f"cannot list the folder: {exc.strerror}", display_path(folder, root))))
             continue
+        steps.append(("language", lang))
         for path in entries:
-            shown = sources.shown_path(path, root)
-            skipped = sources.check_entry(path, shown, bases, ".md")
-            if skipped is not None:
-                (notes if skipped.severity != "error" else problems.problems).append(skipped)
-                continue
-            article = load_article(path, lang, problems, root)
-            if article is None or article.draft:
-                continue
-            if article.slug in seen:
-                first = seen[article.slug]
-                problems.error(f"slug '{article.slug}' is also the slug of {first.source}:{first.line_of.get('slug', 1)}",
-                               article.source, article.line_of.get("slug", 1),
-                               hint="set a different 'slug' in the front matter")
-                continue
-            if article.key in keys:
-                first = keys[article.key]
-                problems.error(f"key '{article.key}' is also the key of {first.source}:{first.line_of.get('key', 1)}; "
-                               "a language has one article per key", article.source, article.line_of.get("key", 1))
-                continue
-            seen[article.slug] = keys[article.key] = article
-            articles.append(article)
+            skipped = sources.check_entry(path, sources.shown_path(path, root), bases, ".md")
+            steps.append(("problem", skipped) if skipped is not None else ("load", (path, lang)))
+    loaded = iter(parallel.run(_load_one, [value for kind, value in steps if kind == "load"], jobs, root))
+    seen: dict[str, Article] = {}
+    keys: dict[str, Article] = {}
+    for kind, value in steps:
+        if kind == "language":
+            seen, keys = {}, {}
+            continue
+        if kind == "problem":
+            (notes if value.severity != "error" else problems.problems).append(value)
+            continue
+        article, found = next(loaded)
+        problems.problems += found
+        if article is None or article.draft:
+            continue
+        if article.slug in seen:
+            first = seen[article.slug]
+            problems.error(f"slug '{article.slug}' is also the slug of {first.source}:{first.line_of.get('slug', 1)}",
+                           article.source, article.line_of.get("slug", 1),
+                           hint="set a different 'slug' in the front matter")
+            continue
+        if article.key in keys:
+            first = keys[article.key]
+            problems.error(f"key '{article.key}' is also the key of {first.source}:{first.line_of.get('key', 1)}; "
+                           "a language has one article per key", article.source, article.line_of.get("key", 1))
+            continue
+        seen[article.slug] = keys[article.key] = article
+        articles.append(article)
     _check_translation_links(articles, languages, problems)
     problems.raise_if_any()
     return sorted(articles, key=lambda a: (a.lang, -a.date.toordinal(), a.slug))

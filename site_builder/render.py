@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import posixpath
 from pathlib import Path
 
@@ -32,9 +33,31 @@ def _url(context, target: str) -> str:
     return relative_url(context["page"].path, target)
 
 
-def environment(templates_dir: Path, lang: Language, globals_: dict, filters: dict | None = None) -> jinja2.Environment:
+class TemplateCache(jinja2.FileSystemBytecodeCache):
+    """Compiled templates kept between builds in `folder` (Jinja checks each against its source's hash).
+    Best effort: a corrupt entry is compiled again, a cache that cannot be written only costs time."""
+
+    def __init__(self, folder: Path) -> None:
+        with contextlib.suppress(OSError):
+            folder.mkdir(parents=True, exist_ok=True)
+        super().__init__(str(folder), "%s.jinja")
+
+    def load_bytecode(self, bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except Exception:  # noqa: BLE001 - a damaged entry: compile the template again
+            bucket.reset()
+
+    def dump_bytecode(self, bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
+
+
+def environment(templates_dir: Path, lang: Language, globals_: dict, filters: dict | None = None,
+                bytecode_cache: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(templates_dir),
+        bytecode_cache=bytecode_cache,
         autoescape=jinja2.select_autoescape(["html", "xml"], default_for_string=True),
         undefined=jinja2.StrictUndefined,
         extensions=["jinja2.ext.i18n"],

@@ -17,7 +17,9 @@ from pathlib import Path
 
 import altair as alt
 import pandas as pd
+from altair.utils.schemapi import debug_mode
 
+from site_builder import cache
 from site_builder.charts.base import (
     ChartDraft,
     ChartFactory,
@@ -132,19 +134,23 @@ def absent_features(inputs: ChartInputs) -> list[Problem]:
 
 
 def localize(chart: alt.TopLevelMixin, lang: Language) -> dict:
-    """Final, validated Vega-Lite spec with the language's d3 number and time locale."""
+    """Final Vega-Lite spec with the language's d3 number and time locale, validated once as a whole
+    (Altair's to_dict(validate=True) also validates each layer again)."""
     padded = chart.properties(padding={"top": 12, "right": 12, "bottom": 6, "left": 6})
     configured = padded.configure(locale=alt.Locale(number=lang.d3_format_locale(), time=lang.d3_time_locale()),
                                   autosize=alt.AutoSizeParams(type="fit-x", contains="padding"),
                                   font=CHART_FONT)
-    return configured.to_dict(validate=True)
+    spec = configured.to_dict(validate=False)
+    type(configured).validate(spec)
+    return spec
 
 
 def build_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lang: Language) -> Chart:
     """One chart in one language; raises NoData when its scope is empty, and SiteError naming the chart
     and the language for any library error (Altair, jsonschema, pandas): the stage's error boundary."""
     try:
-        return _build_chart(chart_id, factory, inputs, lang)
+        with debug_mode(False):  # no validation of every object as it is made: the whole spec is validated once
+            return _build_chart(chart_id, factory, inputs, lang)
     except (NoData, SiteError):
         raise
     except Exception as error:  # noqa: BLE001 - the stage's error boundary: never a traceback
@@ -177,15 +183,20 @@ def _declared_where(inputs: ChartInputs, chart_id: str) -> tuple[str | None, int
     return None, None
 
 
-def build_charts(inputs: ChartInputs, languages: list[Language]) -> ChartSet:
+def build_charts(inputs: ChartInputs, languages: list[Language], inputs_keys: dict[str, str] | None = None) -> ChartSet:
     """Every chart of the catalog in every language. A chart whose scope is empty is left out with a
-    warning; any library error (Altair, jsonschema, pandas) becomes a problem naming chart and language."""
+    warning; any library error (Altair, jsonschema, pandas) becomes a problem naming chart and language.
+    `inputs_keys` (language code -> hash of the data and that language's catalog) lets a chart come from
+    the build cache instead of being built and validated again."""
     problems = Collector()
     charts, left_out = [], {}
     for chart_id, factory in catalog(inputs).items():
         for lang in languages:
             try:
-                charts.append(build_chart(chart_id, factory, inputs, lang))
+                if inputs_keys is None:
+                    charts.append(build_chart(chart_id, factory, inputs, lang))
+                else:
+                    charts.append(_cached_chart(chart_id, factory, inputs, lang, inputs_keys[lang.code]))
             except NoData as reason:
                 left_out[chart_id] = Problem(f"chart '{chart_id}' is left out: {reason}",
                                              *_declared_where(inputs, chart_id), severity="warning")
@@ -198,6 +209,27 @@ def build_charts(inputs: ChartInputs, languages: list[Language]) -> ChartSet:
     aliases = check_aliases(inputs.features, built, left_out, alias_problems)
     alias_problems.raise_if_any()
     return ChartSet(charts, left_out, absent_features(inputs), aliases)
+
+
+def _cached_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lang: Language, inputs_key: str) -> Chart:
+    """`build_chart` through the build cache: the key is the chart, the language, its inputs and Altair's version;
+    a chart left out for want of data is remembered as such."""
+    code = getattr(factory, "__code__", None)  # the factory itself: another function is another chart
+    entry = cache.key("chart", cache.versions("altair", "pandas", "babel"), chart_id, lang.code, inputs_key,
+                      getattr(factory, "__module__", ""), getattr(factory, "__qualname__", repr(type(factory))),
+                      code.co_code if code is not None else b"")
+    found = cache.load("chart", entry)
+    if isinstance(found, Chart):
+        return found
+    if isinstance(found, str):
+        raise NoData(found)
+    try:
+        chart = build_chart(chart_id, factory, inputs, lang)
+    except NoData as reason:
+        cache.save("chart", entry, str(reason))
+        raise
+    cache.save("chart", entry, chart)
+    return chart
 
 
 def load_inputs(data_dir: Path, round_name: str, previous_round: str | None, root: Path | None = None) -> ChartInputs:

@@ -1,0 +1,55 @@
+"""`--jobs N`: a stage's independent tasks (Markdown files, pages, renderings) in N worker processes.
+
+Workers are forked, so each starts with the parent's state: a stage hands them its big read-only values
+(`shared`: page contexts, template environments) before the pool exists, and only small, picklable items
+(an index, a path, a chart spec) travel to them; results come back in the order of the items, so the site
+is the same whatever N is. With one job, or where fork is unavailable, the tasks run in this process.
+Renderings (vl-convert, whose runtime threads a fork would not carry over) go to spawned workers instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import multiprocessing
+import os
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+
+_task: Callable | None = None  # set in the parent just before a pool forks; read by the workers
+_shared: object = None
+
+
+def default_jobs() -> int:
+    return os.cpu_count() or 1
+
+
+def can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def run(task: Callable, items: Iterable, jobs: int, shared: object = None, fresh: bool = False) -> list:
+    """[task(shared, item) for item in items], in `jobs` processes when jobs > 1.
+
+    `fresh` workers are spawned instead of forked: for tasks that call vl-convert, whose runtime (threads)
+    cannot be inherited from a parent that has used it. Their `task` and `shared` travel by pickle, so the
+    task must be a module-level function of a light module.
+    """
+    global _task, _shared
+    items = list(items)
+    if jobs <= 1 or not items or not can_fork():
+        return [task(shared, item) for item in items]
+    workers = min(jobs, len(items))
+    chunksize = max(1, len(items) // (workers * 4))
+    if fresh:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            return list(pool.map(functools.partial(task, shared), items, chunksize=chunksize))
+    _task, _shared = task, shared
+    try:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            return list(pool.map(_call, items, chunksize=chunksize))
+    finally:
+        _task = _shared = None
+
+
+def _call(item):
+    return _task(_shared, item)

@@ -1,0 +1,78 @@
+"""Is the site already built? A build whose inputs are byte for byte those of the last build into the same
+folder, and whose output is still exactly as that build left it, has nothing to do.
+
+The inputs' fingerprint covers every file of site.toml, content/, data/, templates/ and locales/ (their bytes),
+the configuration and options, SOURCE_DATE_EPOCH, this package's source, the versions of the libraries that
+shape the output and the card fonts. The output is checked by the size, mtime and inode of every file (a file
+edited, added or removed by hand makes the next build a real one). The record lives in the build cache, so
+deleting the cache only makes the next build a full one. This module imports nothing heavy: a no-op build
+from the command line never loads pandas or Altair.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+from site_builder import cache, output
+
+LIBRARIES = ("jinja2", "markdown-it-py", "mdit-py-plugins", "linkify-it-py", "nh3", "pyyaml", "pandas", "numpy",
+             "altair", "jsonschema", "vl-convert-python", "babel", "python-slugify", "pillow")
+ENVIRONMENT = ("SOURCE_DATE_EPOCH", "SITE_BUILDER_LOCK_TIMEOUT", "SITE_BUILDER_CACHE_MAX_MB")
+
+
+def inputs_fingerprint(config, out_dir: Path, strict: bool) -> str:
+    from site_builder import images
+
+    digest = hashlib.sha256()
+    for folder in (config.content_dir, config.data_dir, config.templates_dir, config.locales_dir):
+        digest.update(cache.files_fingerprint(folder).encode())
+    site_toml = config.root / "site.toml"
+    digest.update(site_toml.read_bytes() if site_toml.is_file() else b"")
+    fonts = images.card_fonts()
+    return cache.key("inputs", digest.hexdigest(), repr(config), strict, os.path.realpath(out_dir), sys.version,
+                     cache.versions(*LIBRARIES), tuple(os.environ.get(name, "") for name in ENVIRONMENT),
+                     tuple(hashlib.sha256(font).hexdigest() for font in fonts) if fonts else ())
+
+
+def _output_state(out_dir: Path) -> dict[str, tuple[int, int, int]] | None:
+    """Relative path -> (size, mtime, inode) of every file of the output folder; None when there is none."""
+    target = Path(os.path.realpath(out_dir))
+    if not target.is_dir():
+        return None
+    state = {}
+    for folder, _, names in os.walk(target):
+        for name in names:
+            path = os.path.join(folder, name)
+            status = os.lstat(path)
+            state[os.path.relpath(path, target)] = (status.st_size, status.st_mtime_ns, status.st_ino)
+    return state
+
+
+def _record_key(out_dir: Path) -> str:
+    return cache.key("last build", os.path.realpath(out_dir))
+
+
+def previous_report(inputs: str, out_dir: Path) -> dict | None:
+    """The last build's report fields when it had these inputs and its output is intact, else None."""
+    record = cache.load("built", _record_key(out_dir))
+    if not isinstance(record, dict) or record.get("inputs") != inputs:
+        return None
+    output.remove_leftovers(out_dir)  # what a killed build left there goes, as with every build
+    try:
+        if _output_state(out_dir) != record.get("output"):
+            return None
+    except OSError:
+        return None
+    return dict(record["report"], written=0)
+
+
+def record(inputs: str, out_dir: Path, report: dict) -> None:
+    """Remember a successful build: its inputs, its output's state and its report (without timing)."""
+    try:
+        state = _output_state(out_dir)
+    except OSError:
+        return
+    cache.save("built", _record_key(out_dir), {"inputs": inputs, "output": state, "report": report})

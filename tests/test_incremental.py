@@ -1,0 +1,385 @@
+"""Incremental and parallel builds: the build cache, writing only what changed, --jobs, cheap social cards."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from site_builder import assets, cache, content, images, output, parallel
+from site_builder import charts as chart_catalog
+from site_builder.build import build_site
+from site_builder.cli import main
+from site_builder.errors import SiteError
+from site_builder.output import MARKER, SiteFiles, write_site
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def identities(folder: Path) -> dict[str, tuple[int, int]]:
+    """Path -> (inode, mtime): a file rewritten or replaced gets a new one."""
+    return {p.relative_to(folder).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns)
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def site_of(**files: str) -> SiteFiles:
+    site = SiteFiles()
+    for name, text in files.items():
+        site.add(name.replace("__", "/"), text)
+    return site
+
+
+@pytest.fixture
+def warm_cache(tmp_path, monkeypatch) -> Path:
+    """A cache of the test's own, warmed from the user's cache when there is one (a cold build is slow)."""
+    folder = tmp_path / "cache"
+    if assets.cache_dir().is_dir():
+        shutil.copytree(assets.cache_dir(), folder, ignore=shutil.ignore_patterns("*.tmp"))
+    monkeypatch.setenv("SITE_BUILDER_CACHE", str(folder))
+    monkeypatch.delenv("SITE_BUILDER_CACHE_MAX_MB", raising=False)
+    return folder
+
+
+# --- writing only what changed ---------------------------------------------------------------------------
+
+def test_unchanged_files_are_not_rewritten_and_changed_ones_are(tmp_path):
+    out = tmp_path / "out"
+    write_site(site_of(a="same", b__c="old", gone="x"), out)
+    before = identities(out)
+    report = write_site(site_of(a="same", b__c="new", d="added"), out)
+    after = identities(out)
+    assert (report.written, report.kept) == (2, 2)  # b/c and d written; a and the marker kept
+    assert after["a"] == before["a"] and after[MARKER] == before[MARKER]
+    assert after["b/c"] != before["b/c"]
+    assert snapshot(out) == {"a": b"same", "b/c": b"new", "d": b"added", MARKER: output.MARKER_TEXT}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_the_same_files_again_touch_nothing(tmp_path):
+    out = tmp_path / "out"
+    write_site(site_of(a="1", b__c="2"), out)
+    before, folder = identities(out), out.stat().st_ino
+    report = write_site(site_of(a="1", b__c="2"), out)
+    assert (report.written, report.swapped) == (0, False)
+    assert identities(out) == before and out.stat().st_ino == folder
+
+
+@pytest.mark.parametrize("change", ["extra file", "extra folder", "edited", "symlink"])
+def test_a_site_changed_by_hand_is_replaced(tmp_path, change):
+    out = tmp_path / "out"
+    write_site(site_of(a="1", b__c="2"), out)
+    if change == "extra file":
+        (out / "stray.html").write_text("?")
+    elif change == "extra folder":
+        (out / "empty").mkdir()
+    elif change == "edited":
+        (out / "b" / "c").write_text("3")
+    else:
+        (out / "a").unlink()
+        (out / "a").symlink_to(out / "b" / "c")
+    report = write_site(site_of(a="1", b__c="2"), out)
+    assert report.swapped and snapshot(out) == {"a": b"1", "b/c": b"2", MARKER: output.MARKER_TEXT}
+    assert not (out / "a").is_symlink()
+
+
+def test_the_previous_tree_is_removed_in_the_background(tmp_path):
+    out = tmp_path / "out"
+    write_site(site_of(a="1"), out)
+    write_site(site_of(a="2"), out, background_removal=True)
+    output.wait_for_removals()
+    assert snapshot(out)["a"] == b"2" and sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_a_build_with_no_change_writes_nothing(mini_site, warm_cache, tmp_path):
+    out = tmp_path / "out"
+    first = build_site(mini_site, out, jobs=1)
+    before, folder = identities(out), out.stat().st_ino
+    again = build_site(mini_site, out, jobs=1)
+    assert first.written == first.files + 1 and again.written == 0  # + the marker
+    assert identities(out) == before and out.stat().st_ino == folder
+
+
+def test_an_edit_rewrites_only_what_changed_and_equals_a_cold_build(mini_site, warm_cache, tmp_path, monkeypatch):
+    incremental = tmp_path / "incremental"
+    build_site(mini_site, incremental, jobs=1)
+    before = identities(incremental)
+    article = mini_site / "content/en/hello.md"
+    article.write_text(article.read_text().replace("Some text", "Some edited text"))
+    report = build_site(mini_site, incremental, jobs=1)
+    after = identities(incremental)
+    changed = {path for path in after if after[path] != before.get(path)}
+    assert "en/articles/hello/index.html" in changed and "en/feed.xml" in changed
+    assert "nl/articles/hallo/index.html" not in changed and not any(p.startswith("assets/") for p in changed)
+    assert report.written == len(changed) < report.files / 4
+    # The same inputs built from nothing: an empty cache, a new folder, two workers.
+    monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "empty-cache"))
+    cold = tmp_path / "cold"
+    build_site(mini_site, cold, jobs=2)
+    assert snapshot(incremental) == snapshot(cold)
+
+
+# --- the build cache -------------------------------------------------------------------------------------
+
+def count_calls(monkeypatch, module, name) -> list:
+    calls, real = [], getattr(module, name)
+
+    def counted(*args, **kwargs):
+        calls.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def test_markdown_is_rendered_once_per_version_of_an_article(mini_site, tmp_path, monkeypatch):
+    monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "cache"))
+    renders = count_calls(monkeypatch, content, "render")
+    first = content.load_articles(mini_site / "content", ("en", "nl"), mini_site)
+    assert len(renders) == 3
+    assert content.load_articles(mini_site / "content", ("en", "nl"), mini_site) == first and len(renders) == 3
+    article = mini_site / "content/nl/alleen.md"
+    article.write_text(article.read_text().replace("Alleen hier.", "Alleen hier, en nu ook dit."))
+    edited = content.load_articles(mini_site / "content", ("en", "nl"), mini_site)
+    assert len(renders) == 4 and "nu ook dit" in next(a.html for a in edited if a.key == "only-dutch")
+
+
+def test_a_markdown_problem_is_reported_on_every_build(mini_site, tmp_path, monkeypatch):
+    monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "cache"))
+    article = mini_site / "content/en/hello.md"
+    article.write_text(article.read_text() + "\n{{< nonsense x >}}\n")
+    for _ in range(2):
+        with pytest.raises(SiteError) as caught:
+            content.load_articles(mini_site / "content", ("en", "nl"), mini_site)
+        assert "hello.md" in str(caught.value)
+
+
+def test_charts_are_built_once_per_inputs(mini_site, warm_cache, tmp_path, monkeypatch):
+    for entry in (warm_cache / "renders").glob("*.chart"):
+        entry.unlink()  # kept by another build of the same site
+    builds = count_calls(monkeypatch, chart_catalog, "build_chart")
+    build_site(mini_site, tmp_path / "a", jobs=1)
+    built = len(builds)
+    assert built > 0
+    build_site(mini_site, tmp_path / "b", jobs=1)
+    assert len(builds) == built  # every chart and left-out chart from the cache
+    catalog = mini_site / "data/benchmarks.csv"
+    catalog.write_text(catalog.read_text().replace("DeepSeek-V3 671B", "DeepSeek-V3 (671B)"))
+    build_site(mini_site, tmp_path / "c", jobs=1)
+    assert len(builds) == 2 * built  # the data changed: every chart again
+    assert "DeepSeek-V3 (671B)" in (tmp_path / "c/charts/en/fastest-per-benchmark.vl.json").read_text()
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "empty", "flipped"])
+def test_a_corrupt_cache_entry_is_ignored_and_rebuilt(mini_site, warm_cache, tmp_path, damage):
+    for entry in (warm_cache / "renders").glob("*"):
+        if entry.suffix in (".md", ".chart", ".jinja"):  # only this build's entries, all damaged below
+            entry.unlink()
+    build_site(mini_site, tmp_path / "good", jobs=1)
+    entries = [p for p in (warm_cache / "renders").iterdir() if p.suffix in (".md", ".chart", ".jinja")]
+    assert {entry.suffix for entry in entries} == {".md", ".chart", ".jinja"}
+    for entry in entries:
+        raw = entry.read_bytes()
+        entry.write_bytes({"garbage": b"\x80not a pickle", "truncated": raw[: len(raw) // 2], "empty": b"",
+                           "flipped": raw[:-1] + bytes([raw[-1] ^ 1])}[damage])
+    build_site(mini_site, tmp_path / "again", jobs=1)
+    assert snapshot(tmp_path / "again") == snapshot(tmp_path / "good")
+    assert all(cache.load(entry.suffix[1:], entry.stem) is not None for entry in entries  # rebuilt
+               if entry.suffix != ".jinja")
+
+
+def test_cache_keys_depend_on_every_part():
+    assert cache.key("a", "b") != cache.key("ab") != cache.key(("a", "b"))
+    assert cache.key("a", b"b", 1) == cache.key("a", b"b", 1)
+
+
+def test_clearing_the_cache_removes_build_entries(mini_site, warm_cache, tmp_path):
+    build_site(mini_site, tmp_path / "out", jobs=1)
+    assert any(p.suffix == ".chart" for p in (warm_cache / "renders").iterdir())
+    assert CliRunner().invoke(main, ["cache", "clear"]).exit_code == 0
+    assert not any((warm_cache / "renders").iterdir())
+
+
+# --- --jobs ----------------------------------------------------------------------------------------------
+
+def test_one_and_two_jobs_build_the_same_site(mini_site, warm_cache, tmp_path):
+    build_site(mini_site, tmp_path / "one", jobs=1)
+    build_site(mini_site, tmp_path / "two", jobs=2)
+    assert snapshot(tmp_path / "one") == snapshot(tmp_path / "two")
+
+
+def test_workers_return_results_in_order_and_one_job_uses_no_pool(monkeypatch):
+    assert parallel.run(lambda shared, item: shared * item, range(50), 3, 2) == [2 * i for i in range(50)]
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor", None)  # a pool would fail
+    assert parallel.run(lambda shared, item: os.getpid(), range(5), 1) == [os.getpid()] * 5
+
+
+def test_page_problems_from_workers_are_reported_together(mini_site, warm_cache, tmp_path):
+    templates = mini_site / "templates"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "templates", templates)
+    toml = mini_site / "site.toml"
+    toml.write_text("\n".join(line for line in toml.read_text().splitlines() if not line.startswith("templates_dir")))
+    base = templates / "article.html"
+    base.write_text(base.read_text().replace("{{ article.title }}", "{{ article.no_such_field }}", 1))
+    result = CliRunner().invoke(main, ["build", "--root", str(mini_site), "--out", str(tmp_path / "out"), "-j", "2"])
+    assert result.exit_code == 1 and "templates/article.html:" in result.stderr
+    assert "no_such_field" in result.stderr and "Traceback" not in result.output + result.stderr
+
+
+def test_jobs_must_be_positive(mini_site, tmp_path):
+    result = CliRunner().invoke(main, ["build", "--root", str(mini_site), "--out", str(tmp_path / "o"), "--jobs", "0"])
+    assert result.exit_code == 2 and "--jobs" in result.stderr
+
+
+# --- social cards ----------------------------------------------------------------------------------------
+
+def test_a_card_is_drawn_without_vl_convert_when_a_font_is_found(tmp_path, monkeypatch):
+    if images.card_fonts() is None:
+        pytest.skip("no DejaVu Sans font installed")
+    from PIL import Image
+
+    monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(images, "card_vega", None)  # would fail if called
+    card = images.card_png("Đọc kết quả MLPerf Training mà không tự lừa mình", "Báo cáo", "18 tháng 6, 2026")
+    image = Image.open(io.BytesIO(card))
+    assert image.size == (images.CARD_WIDTH, images.CARD_HEIGHT) and image.format == "PNG"
+    assert len(image.getcolors(100_000)) > 20  # text was drawn (antialiased), not a plain background
+    assert images.card_png("Đọc kết quả MLPerf Training mà không tự lừa mình", "Báo cáo", "18 tháng 6, 2026") == card
+    assert images.card_png("Another title", "Báo cáo", "18 tháng 6, 2026") != card
+
+
+def test_a_card_in_a_script_that_needs_shaping_goes_to_vl_convert(monkeypatch):
+    drawn = []
+    monkeypatch.setattr(images, "card_vega", lambda *text: drawn.append(text) or b"png")
+    monkeypatch.setattr(images, "card_fast", lambda *args: pytest.fail("drawn letter by letter"))
+    assert images.card_png("نتائج الجولة", "تقرير", "2026") == b"png" and drawn
+
+
+def test_long_titles_wrap_to_four_lines_with_an_ellipsis():
+    if images.card_fonts() is None:
+        pytest.skip("no DejaVu Sans font installed")
+    from PIL import Image, ImageDraw, ImageFont
+
+    draw = ImageDraw.Draw(Image.new("RGB", (10, 10)))
+    font = ImageFont.truetype(io.BytesIO(images.card_fonts()[1]), 62)
+    lines = images._wrap(draw, "word " * 80 + "Pneumonoultramicroscopicsilicovolcanoconiosis" * 3, font, 1056, 4)
+    assert len(lines) == 4 and lines[-1].endswith("…")
+    assert all(draw.textlength(line, font=font) <= 1056 for line in lines)
+
+
+# --- a build with nothing to do --------------------------------------------------------------------------
+
+def test_an_unchanged_build_does_no_work(mini_site, warm_cache, tmp_path, monkeypatch):
+    from site_builder import pages
+
+    out = tmp_path / "out"
+    first = build_site(mini_site, out, jobs=1)
+    monkeypatch.setattr(pages, "plan_pages", lambda *args: pytest.fail("the site was planned again"))
+    again = build_site(mini_site, out, jobs=1)
+    assert (again.files, again.pages, again.charts, again.warnings, again.notes, again.written) == (
+        first.files, first.pages, first.charts, first.warnings, first.notes, 0)
+
+
+@pytest.mark.parametrize("change", ["article", "template", "catalog", "data", "site.toml", "date", "strict",
+                                    "output edited", "output file added", "cache cleared"])
+def test_any_change_makes_a_real_build(mini_site, warm_cache, tmp_path, monkeypatch, change):
+    from site_builder import pages
+
+    templates = mini_site / "templates"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "templates", templates)
+    toml = mini_site / "site.toml"
+    toml.write_text("\n".join(line for line in toml.read_text().splitlines() if not line.startswith("templates_dir")))
+    out = tmp_path / "out"
+    build_site(mini_site, out, jobs=1)
+    strict = False
+    edits = {
+        "article": (mini_site / "content/en/hello.md", "Some text", "Some other text"),
+        "template": (templates / "robots.txt", "\n", "\n\n"),
+        "data": (mini_site / "data/benchmarks.csv", "test fixture", "test fixture."),
+        "site.toml": (toml, "Mini report", "Mini-report"),
+    }
+    if change in edits:
+        path, old, new = edits[change]
+        assert old in path.read_text()
+        path.write_text(path.read_text().replace(old, new, 1))
+    elif change == "catalog":
+        catalog = Path(__file__).resolve().parent.parent / "locales"
+        shutil.copytree(catalog, mini_site / "locales")
+        toml.write_text("\n".join(line for line in toml.read_text().splitlines() if not line.startswith("locales_dir")))
+    elif change == "date":
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", "1781000000")
+    elif change == "strict":
+        strict = True
+    elif change == "output edited":
+        (out / "robots.txt").write_text("edited by hand\n")
+    elif change == "output file added":
+        (out / "stray.html").write_text("?")
+    else:
+        shutil.rmtree(warm_cache / "renders")
+    planned = count_calls(monkeypatch, pages, "plan_pages")
+    report = build_site(mini_site, out, jobs=1, strict=strict)
+    assert len(planned) == 1
+    assert not (out / "stray.html").exists() and (out / "robots.txt").read_text() != "edited by hand\n"
+    assert report.written == (1 if change == "output edited" else report.written)
+
+
+def test_an_unchanged_build_from_the_command_line_loads_no_heavy_library(mini_site, warm_cache, tmp_path):
+    import subprocess
+    import sys
+
+    out = tmp_path / "out"
+    build_site(mini_site, out, jobs=1)
+    script = ("import sys; from site_builder.cli import main\n"
+              "try: main(['build', '--root', sys.argv[1], '--out', sys.argv[2]])\n"
+              "except SystemExit: pass\n"
+              "print(sorted(name for name in ('pandas', 'altair', 'jinja2', 'vl_convert') if name in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", script, str(mini_site), str(out)], capture_output=True, text=True,
+                            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+    assert result.stdout.strip() == "[]", result.stderr
+    assert "built " in result.stderr and "(0 written)" in result.stderr
+
+
+# --- charts: built and validated once --------------------------------------------------------------------
+
+def chart_inputs():
+    from site_builder import i18n
+    from site_builder.config import load_config
+
+    root = Path(__file__).resolve().parent.parent
+    config = load_config(root, None)
+    languages = [i18n.load_language(code, config.locales_dir, root)[0] for code in config.languages[:2]]
+    return chart_catalog.load_inputs(config.data_dir, config.round, config.previous_round, root), languages
+
+
+def test_each_chart_is_validated_once_per_language(monkeypatch):
+    from altair.utils import schemapi
+
+    inputs, languages = chart_inputs()
+    validated, real = [], schemapi.SchemaBase.validate.__func__
+
+    def validate(cls, instance, schema=None):
+        validated.append(cls.__name__)
+        return real(cls, instance, schema)
+
+    monkeypatch.setattr(schemapi.SchemaBase, "validate", classmethod(validate))
+    built = chart_catalog.build_charts(inputs, languages)
+    assert len(validated) == len(built.charts) > 0
+
+
+def test_an_invalid_spec_is_still_an_error_naming_the_chart(monkeypatch):
+    import altair as alt
+
+    inputs, languages = chart_inputs()
+
+    def broken(inputs, lang):
+        chart = alt.Chart(alt.Data(values=[{"a": 1}])).mark_point().encode(
+            x=alt.X("a:Q", scale=alt.Scale(type="no-such-scale")))
+        return chart_catalog.ChartDraft(chart, "t", "h", "s", "d", inputs.current.iloc[0:0], 0, 0)
+
+    with pytest.raises(SiteError, match=r"chart 'broken' \(en\) could not be built: ValidationError: 'no-such-scale'"):
+        chart_catalog.build_chart("broken", broken, inputs, languages[0])
