@@ -29,6 +29,7 @@ import json
 import os
 import platform
 import pstats
+import re
 import shutil
 import statistics
 import subprocess
@@ -409,13 +410,17 @@ def profile(site: Path, work: Path, top: int) -> str:
         seconds = time.perf_counter() - started
         if result.exit_code != 0:
             raise SystemExit(f"profiled build failed: {result.output[-2000:]}")
-        for order in ("tottime", "cumulative"):
+        # Own time of any function (libraries included), then cumulative time of our own functions.
+        for order, only in (("tottime", ""), ("cumulative", "site_builder/")):
             buffer = io.StringIO()
-            stats = pstats.Stats(profiler, stream=buffer).strip_dirs().sort_stats(order)
-            stats.print_stats(top)
+            stats = pstats.Stats(profiler, stream=buffer).sort_stats(order)
+            stats.print_stats(only, top) if only else stats.print_stats(top)
             body = buffer.getvalue()
             body = body[body.index("ncalls"):] if "ncalls" in body else body
-            sections.append(f"### {name} build ({seconds:.1f} s wall, profiled), top {top} by {order}\n\n"
+            body = body.replace(f"{ROOT}/", "").replace(str(Path(pstats.__file__).parent), "stdlib")
+            body = re.sub(r"\S*/site-packages/", "", body)
+            what = "our functions" if only else "functions"
+            sections.append(f"### {name} build ({seconds:.1f} s wall, profiled): top {top} {what} by {order}\n\n"
                             f"```\n{body.rstrip()}\n```\n")
     return "\n".join(sections)
 
@@ -456,12 +461,12 @@ def main(argv: list[str] | None = None) -> None:
         except (subprocess.CalledProcessError, OSError) as error:
             print(f"peers not available ({error}); timing site-builder only", file=sys.stderr)
     jobs: list[int | None] = [1, 2] if build_supports_jobs() else [None]
-    load_before = load_average()
+    load_before, start_date = load_average(), dt.datetime.now().astimezone()
     started = time.perf_counter()
     bench = Bench(work, sites, peers, jobs)
     bench.run(args.repeat)
     header = [
-        f"date: {dt.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}; machine: {os.cpu_count()} cores, "
+        f"date: {start_date:%Y-%m-%d %H:%M %Z}; machine: {os.cpu_count()} cores, "
         f"{platform.machine()}, Python {platform.python_version()}; peers: {peers.versions if peers else 'none'}",
         f"site: {articles} articles x {len(languages)} languages ({articles * len(languages)} articles, about "
         f"{synthetic.TARGET_BYTES / 1000:.1f} KB each) plus the shipped data; {args.repeat} interleaved repetitions; "
