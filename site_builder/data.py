@@ -72,7 +72,12 @@ class Dataset:
     benchmarks: pd.DataFrame
 
     def round(self, name: str) -> pd.DataFrame:
-        return self.results[self.results["round"] == name]
+        """One round's results (computed once: pages, charts and every bound figure ask again and again)."""
+        frames = self.__dict__.get("_rounds")
+        if frames is None:
+            frames = {str(key): frame for key, frame in self.results.groupby("round", sort=False)}
+            object.__setattr__(self, "_rounds", frames)  # a cache on a frozen value, not a change of it
+        return frames.get(name, self.results.iloc[0:0])
 
     def benchmarks_in(self, round_name: str) -> list[str]:
         """Benchmark ids with results in a round, in catalog order."""
