@@ -42,7 +42,7 @@ class ChartDraft:
     in_scope: int  # all results of the chart's scope, scored or not
     summary: list[str] = field(default_factory=list)  # text alternative, sentence by sentence
     columns: list[Column] = field(default_factory=list)
-    narrow: dict = field(default_factory=dict)  # the narrow variant: see `narrow_variant`
+    narrow: dict = field(default_factory=lambda: narrow_variant())  # see `narrow_variant`
     dark_fields: dict = field(default_factory=dict)  # field -> field to draw instead on a dark background
 
 
