@@ -202,6 +202,7 @@ def test_every_long_axis_title_has_a_short_one_for_narrow_charts(charts):
         assert set(narrow["drop"]) <= names, chart.id
         for long_field, short_field in narrow["fields"].items():
             assert _field_values(chart.spec, long_field) and _field_values(chart.spec, short_field), chart.id
+        assert all(_field_values(chart.spec, name) for name in narrow["domains"]), chart.id
     assert charts[("fastest-per-benchmark", "en")].spec["usermeta"]["narrow"]["titles"] == {
         "Time to train (minutes) (log scale)": "Minutes (log)", "Time to train (minutes)": "Minutes (log)"}
     head = charts[("mi355x-vs-b200", "en")].spec

@@ -52,7 +52,8 @@ MEASURE = """() => {
     if (ratio < 4.5) faint.push([t.textContent, Math.round(ratio * 100) / 100]);
   }
   const points = [...svg.querySelectorAll('.mark-symbol path, .mark-rect path')].map(p => {
-    const f = rgb(getComputedStyle(p).fill) || rgb(getComputedStyle(p).stroke);
+    const style = getComputedStyle(p), filled = rgb(style.fill);  // a hollow ring is seen by its stroke
+    const f = filled && filled.a > 0 && parseFloat(style.fillOpacity || 1) > 0 ? filled : rgb(style.stroke);
     return f ? Math.round(contrast(f, background) * 100) / 100 : null; }).filter(v => v !== null);
   return {svg: [box.left, box.right, innerWidth], texts, outside, faint, points,
           background: lum(background), layout: el.getAttribute('data-layout'), theme: el.getAttribute('data-theme'),
@@ -128,15 +129,15 @@ def test_chart_theme_follows_the_colour_scheme_print_and_width(browser, served):
     assert (found["theme"], found["layout"]) == ("light", "wide") and found["background"] > 0.9
     wide_labels = page.locator(".vega-chart svg.marks .mark-text text").all_text_contents()
     page.emulate_media(color_scheme="dark")
-    page.wait_for_function("document.querySelector('.vega-chart').getAttribute('data-drawn').startsWith('dark')")
+    page.wait_for_function("() => document.querySelector('.vega-chart').getAttribute('data-drawn').startsWith('dark')")
     found = page.evaluate(MEASURE)
     assert found["background"] < 0.02 and found["faint"] == []
     page.emulate_media(media="print")
-    page.wait_for_function("document.querySelector('.vega-chart').getAttribute('data-drawn').startsWith('print')")
+    page.wait_for_function("() => document.querySelector('.vega-chart').getAttribute('data-drawn').startsWith('print')")
     assert page.evaluate(MEASURE)["background"] > 0.9  # printed on white even from a dark screen
     page.emulate_media(media="screen", color_scheme="light")
     page.set_viewport_size({"width": 360, "height": 800})
-    page.wait_for_function("document.querySelector('.vega-chart').getAttribute('data-drawn') === 'light:' + "
+    page.wait_for_function("() => document.querySelector('.vega-chart').getAttribute('data-drawn') === 'light:' + "
                            "document.querySelector('.vega-chart').clientWidth")
     found = page.evaluate(MEASURE)
     assert found["layout"] == "narrow" and found["outside"] == []

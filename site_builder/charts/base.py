@@ -89,11 +89,13 @@ def title_paragraphs(heading: str, subtitle: str, note: str = "") -> dict:
 
 
 def narrow_variant(titles: dict[str, str] | None = None, drop: tuple[str, ...] = (),
-                   fields: dict[str, str] | None = None) -> dict:
+                   fields: dict[str, str] | None = None, domains: dict[str, list] | None = None) -> dict:
     """What changes when a chart is narrower than site.js's NARROW width, in order of importance: axis titles
-    give way to short ones, optional layers (named in the spec) are dropped, text fields swap for shorter ones.
+    give way to short ones, optional layers (named in the spec) are dropped, text fields swap for shorter ones,
+    and a scale may widen its domain (field -> domain) to leave room for the labels that remain.
     site.js also fits legends and long axis labels to the width."""
-    return {"titles": dict(titles or {}), "drop": list(drop), "fields": dict(fields or {})}
+    return {"titles": dict(titles or {}), "drop": list(drop), "fields": dict(fields or {}),
+            "domains": dict(domains or {})}
 
 
 def short_minutes(lang: Language) -> dict[str, str]:

@@ -173,7 +173,9 @@ def head_to_head(challenger: str, reference: str) -> ChartFactory:
                             "faster.") % {"scale": lang.number(scale)},
                           description, rows, int(scope["score_minutes"].isna().sum()), len(scope), summary, columns,
                           narrow=narrow_variant({x_title: _("Relative to %(reference)s") % {"reference": reference}},
-                                                fields={"minutes_label": "gap_short"}),
+                                                fields={"minutes_label": "gap_short"},
+                                                # bars end before the middle: the finding fits beside them
+                                                domains={"relative": [0, round(top * 1.3, 2)]}),
                           dark_fields={"ink": "ink_dark"})
 
     return build

@@ -36,7 +36,7 @@
       background: t.background,
       title: { color: t.ink, subtitleColor: t.soft },
       axis: { labelColor: t.soft, titleColor: t.ink, gridColor: t.grid, domainColor: t.domain, tickColor: t.domain },
-      legend: { labelColor: t.soft, titleColor: t.ink },
+      legend: { labelColor: t.soft, titleColor: t.ink, symbolBaseFillColor: t.soft, symbolBaseStrokeColor: t.soft },
       text: { color: t.ink },
       rule: { color: t.domain }
     };
@@ -94,6 +94,10 @@
         }
       });
       swapFields(spec, variants.fields || {});
+      var domains = variants.domains || {};
+      visit(spec, function (node) {
+        if (domains[node.field] && node.scale && node.scale.domain) node.scale.domain = domains[node.field];
+      });
       spec.config = spec.config || {};
       spec.config.axisY = { labelLimit: Math.round(room * 0.4) };
       spec.config.axisX = { labelFontSize: 10 };
