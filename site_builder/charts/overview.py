@@ -14,11 +14,11 @@ from site_builder.charts.base import (
     accelerator_encodings,
     counted_from,
     minutes_axis,
+    narrow_variant,
     result_columns,
     result_tooltip,
-    vendor_color,
-    narrow_variant,
     short_minutes,
+    vendor_color,
     who,
 )
 from site_builder.i18n import Language
