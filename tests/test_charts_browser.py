@@ -137,8 +137,7 @@ def test_chart_theme_follows_the_colour_scheme_print_and_width(browser, served):
     assert page.evaluate(MEASURE)["background"] > 0.9  # printed on white even from a dark screen
     page.emulate_media(media="screen", color_scheme="light")
     page.set_viewport_size({"width": 360, "height": 800})
-    page.wait_for_function("() => document.querySelector('.vega-chart').getAttribute('data-drawn') === 'light:' + "
-                           "document.querySelector('.vega-chart').clientWidth")
+    page.wait_for_function("() => /^light:narrow:/.test(document.querySelector('.vega-chart').getAttribute('data-drawn'))")
     found = page.evaluate(MEASURE)
     assert found["layout"] == "narrow" and found["outside"] == []
     narrow_labels = page.locator(".vega-chart svg.marks .mark-text text").all_text_contents()

@@ -77,10 +77,9 @@
     var room = Math.max(120, width - 24);
     var narrow = width < NARROW, variants = meta.narrow || {};
     if (meta.title && spec.title) {
-      spec.title.text = wrap(meta.title.heading, "bold 15px " + font, room);
-      spec.title.subtitle = [].concat.apply([], meta.title.subtitle.map(function (p) {
-        return wrap(p, "12px " + font, room);
-      }));
+      var lines = titleLines(meta, font, room);
+      spec.title.text = lines[0];
+      spec.title.subtitle = [].concat.apply([], lines.slice(1));
     }
     if (narrow) {
       var titles = variants.titles || {}, drop = variants.drop || [];
@@ -114,13 +113,26 @@
     return spec;
   }
 
+  // What a redraw would change: the theme, the variant and the title's lines. Any other width change is
+  // Vega's own (the "container" width follows a window resize).
+  function titleLines(meta, font, room) {
+    if (!meta.title) return [];
+    return [wrap(meta.title.heading, "bold 15px " + font, room)].concat(meta.title.subtitle.map(function (p) {
+      return wrap(p, "12px " + font, room);
+    }));
+  }
+
   function layoutKey(el, theme) {
-    return theme + ":" + el.clientWidth;
+    var width = el.clientWidth, spec = el.chartSpec || {};
+    var font = (spec.config && spec.config.font) || "sans-serif";
+    return [theme, width < NARROW ? "narrow" : "wide",
+            JSON.stringify(titleLines(spec.usermeta || {}, font, Math.max(120, width - 24)))].join(":");
   }
 
   function draw(el) {
     var source = document.getElementById(el.getAttribute("data-spec"));
     if (!source || el.clientWidth === 0) return;
+    el.chartSpec = el.chartSpec || JSON.parse(source.textContent);
     var theme = themeName();
     el.setAttribute("data-theme", theme);
     el.setAttribute("data-layout", el.clientWidth < NARROW ? "narrow" : "wide");
@@ -145,10 +157,18 @@
       draw(el);
       if (!window.ResizeObserver) return;
       // A chart hidden at load (a tab, a closed <details>) has no width: it is drawn when it gets one.
+      // Redrawn once per frame at most while a window is being resized.
+      var pending = false;
       new ResizeObserver(function () {
-        if (el.clientWidth === 0 || el.chartKey === layoutKey(el, themeName())) return;
-        draw(el);
-        scheduleResize();
+        if (pending || el.clientWidth === 0 || el.clientWidth === el.lastWidth) return;
+        el.lastWidth = el.clientWidth;
+        if (el.chartKey === layoutKey(el, themeName())) { scheduleResize(); return; }
+        pending = true;
+        window.requestAnimationFrame(function () {
+          pending = false;
+          draw(el);
+          scheduleResize();
+        });
       }).observe(el);
     });
     var redrawAll = function () { charts.forEach(draw); };
