@@ -21,6 +21,10 @@ ACCELERATORS_FILE = "accelerators.csv"
 VENDORS_FILE = "vendors.csv"
 # Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour vision deficiency.
 PALETTE = ("#000000", "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7")
+# The same colours on a dark background: lighter where the original is too dark to see (at least 3:1 on the
+# dark page colour), with the light-to-dark order kept so that neighbours stay apart (site.js swaps them).
+DARK_COLOURS = {"#000000": "#E6E8EC", "#0072B2": "#2B8FD6", "#56B4E9": "#8ACCF2", "#009E73": "#2DC597",
+                "#D55E00": "#EA7A35", "#CC79A7": "#E09DC2", "#7A7A7A": "#A3A9B7"}
 # Accelerators of one family share its colour; their position in the family picks the shape.
 SHAPES = ("circle", "square", "triangle-up", "diamond", "triangle-down", "cross")
 _ACCELERATOR_COLUMNS = ("accelerator", "vendor", "family", "pattern", "colour")

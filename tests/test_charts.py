@@ -160,3 +160,117 @@ def test_invalid_spec_is_refused(languages):
     broken.height = "tall"  # attribute assignment is not validated; to_dict(validate=True) must catch it
     with pytest.raises(Exception, match="tall"):
         localize(broken, languages[0])
+
+
+def _layers(spec: dict) -> list[dict]:
+    return spec.get("layer", [spec])
+
+
+def _encodings(spec: dict, channel: str) -> list[dict]:
+    return [layer["encoding"][channel] for layer in _layers(spec) if channel in layer.get("encoding", {})]
+
+
+def _field_values(spec: dict, field: str) -> set:
+    return {row[field] for rows in spec.get("datasets", {}).values() for row in rows if field in row}
+
+
+def test_titles_keep_their_paragraphs_for_the_browser_and_fit_the_static_width(charts):
+    """site.js wraps usermeta's paragraphs by measured width; the spec's own lines suit the 640 px static image."""
+    from site_builder.charts.base import SUBTITLE_CHARACTERS, TITLE_CHARACTERS
+
+    for chart in charts.values():
+        title, meta = chart.spec["title"], chart.spec["usermeta"]["title"]
+        assert " ".join(title["text"]) == meta["heading"], chart.id  # same words, unwrapped
+        assert " ".join(title["subtitle"]) == " ".join(meta["subtitle"]), chart.id
+        assert all(len(line) <= TITLE_CHARACTERS for line in title["text"]), chart.id
+        assert all(len(line) <= SUBTITLE_CHARACTERS for line in title["subtitle"]), chart.id
+        assert len(title["text"]) <= 2, (chart.id, chart.lang)  # was up to 8 lines at 38 characters
+    assert chart.spec["config"]["title"] == {"fontSize": 15, "subtitleFontSize": 12}  # the sizes site.js measures
+
+
+def test_every_long_axis_title_has_a_short_one_for_narrow_charts(charts):
+    """On a phone, axis titles give way to short ones; dropped layers and swapped fields exist in the spec."""
+    for chart in charts.values():
+        narrow = chart.spec["usermeta"]["narrow"]
+        for layer in _layers(chart.spec):
+            for channel in ("x", "y"):
+                title = layer.get("encoding", {}).get(channel, {}).get("title")
+                if isinstance(title, str) and len(title) > 30:  # about 200 px of bold 11 px text
+                    assert title in narrow["titles"], (chart.id, chart.lang, title)
+        assert all(len(short) <= 26 for short in narrow["titles"].values()), chart.id
+        names = {layer.get("name") for layer in _layers(chart.spec)}
+        assert set(narrow["drop"]) <= names, chart.id
+        for long_field, short_field in narrow["fields"].items():
+            assert _field_values(chart.spec, long_field) and _field_values(chart.spec, short_field), chart.id
+        assert all(_field_values(chart.spec, name) for name in narrow["domains"]), chart.id
+    assert charts[("fastest-per-benchmark", "en")].spec["usermeta"]["narrow"]["titles"] == {
+        "Time to train (minutes) (log scale)": "Minutes (log)", "Time to train (minutes)": "Minutes (log)"}
+    head = charts[("mi355x-vs-b200", "en")].spec
+    assert {"3.6% slower", "3.4% slower"} <= _field_values(head, "gap_short")  # the finding survives on a phone
+    assert charts[("round-over-round", "vi")].spec["usermeta"]["narrow"]["drop"] == ["caveats"]
+
+
+def _luminance(colour: str) -> float:
+    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(a: str, b: str) -> float:
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_dark_theme_has_a_visible_variant_of_every_chart_colour(charts):
+    """Every colour a chart scale uses has a dark variant of at least 3:1 on the dark chart background (site.js),
+    the variants keep the palette's colours apart, and text on bars is chosen for each theme's bar colour."""
+    import re
+
+    from site_builder.hardware import DARK_COLOURS, PALETTE
+
+    script = (ROOT / "templates/assets/site.js").read_text()
+    dark_background = re.search(r'dark: \{ background: "(#[0-9a-f]{6})"', script).group(1)
+    light_background = re.search(r'light: \{ background: "(#[0-9a-f]{6})"', script).group(1)
+    for chart in charts.values():
+        dark = chart.spec["usermeta"]["dark"]
+        for channel in ("color", "fill", "stroke"):
+            for encoding in _encodings(chart.spec, channel):
+                for colour in (encoding.get("scale") or {}).get("range", []):
+                    variant = dark["colours"].get(colour.upper(), colour)
+                    assert _contrast(variant, dark_background) >= 3, (chart.id, colour, variant)
+    assert len(set(DARK_COLOURS.values())) == len(DARK_COLOURS) and set(PALETTE) - {"#E69F00", "#F0E442"} <= set(
+        DARK_COLOURS)
+    head = charts[("mi355x-vs-b200", "en")].spec
+    assert head["usermeta"]["dark"]["fields"] == {"ink": "ink_dark"}
+    names = next(rows for rows in head["datasets"].values() if rows and "ink_dark" in rows[0])
+    hardware_colour = {"MI355X": "#D55E00", "B200": "#56B4E9"}
+    for row in names:
+        light_bar = hardware_colour[row["accelerator"]]
+        assert _contrast(row["ink"], light_bar) >= 4.5 and _contrast(row["ink_dark"], DARK_COLOURS[light_bar]) >= 4.5
+    assert _contrast("#1b1d21", light_background) >= 4.5
+
+
+def test_same_colour_for_an_accelerator_or_vendor_everywhere_and_no_legend_entry_without_a_mark(inputs, chart_set):
+    """Colour and shape scales name only what the chart plots; accelerators and vendors keep their table colour;
+    no chart uses more than eight colours."""
+    hardware = inputs.hardware
+    checked = {"accelerator": 0, "accelerator_vendor": 0}
+    for chart in chart_set.charts:
+        colours = set()
+        for channel in ("color", "shape"):
+            for encoding in _encodings(chart.spec, channel):
+                scale = encoding.get("scale") or {}
+                if "domain" not in scale:
+                    continue
+                plotted = _field_values(chart.spec, encoding["field"])
+                assert set(scale["domain"]) == plotted, (chart.id, encoding["field"], set(scale["domain"]) - plotted)
+                if channel != "color":
+                    continue
+                colours |= set(scale["range"])
+                expected = {"accelerator": lambda a: hardware.accelerators[a].colour,
+                            "accelerator_vendor": lambda v: hardware.vendors[v]}.get(encoding["field"])
+                if expected:
+                    assert scale["range"] == [expected(v) for v in scale["domain"]], (chart.id, encoding["field"])
+                    checked[encoding["field"]] += 1
+        assert len(colours) <= 8, (chart.id, colours)
+    assert checked["accelerator"] >= 20 and checked["accelerator_vendor"] >= 2

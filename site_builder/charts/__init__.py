@@ -26,6 +26,7 @@ from site_builder.charts.base import (
     ChartInputs,
     Column,
     NoData,
+    title_paragraphs,
     title_params,
     unscored_note,
 )
@@ -46,7 +47,7 @@ from site_builder.charts.overview import (
 from site_builder.charts.scaling import scaling, scaling_chart_id
 from site_builder.data import Dataset
 from site_builder.errors import Collector, Problem, SiteError
-from site_builder.hardware import Hardware
+from site_builder.hardware import DARK_COLOURS, Hardware
 from site_builder.i18n import Language
 from site_builder.rounds import RoundInfo
 
@@ -139,7 +140,7 @@ def localize(chart: alt.TopLevelMixin, lang: Language) -> dict:
     padded = chart.properties(padding={"top": 12, "right": 12, "bottom": 6, "left": 6})
     configured = padded.configure(locale=alt.Locale(number=lang.d3_format_locale(), time=lang.d3_time_locale()),
                                   autosize=alt.AutoSizeParams(type="fit-x", contains="padding"),
-                                  font=CHART_FONT)
+                                  font=CHART_FONT, title=alt.TitleConfig(fontSize=15, subtitleFontSize=12))
     spec = configured.to_dict(validate=False)
     type(configured).validate(spec)
     return spec
@@ -162,7 +163,10 @@ def build_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lang:
 def _build_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lang: Language) -> Chart:
     draft = factory(inputs, lang)
     note = unscored_note(lang, draft.unscored, draft.in_scope)
-    titled = draft.chart.properties(title=title_params(draft.heading, draft.subtitle, note))
+    # usermeta tells site.js how to draw the chart at the page's width and colour scheme.
+    usermeta = {"title": title_paragraphs(draft.heading, draft.subtitle, note), "narrow": draft.narrow,
+                "dark": {"colours": DARK_COLOURS, "fields": draft.dark_fields}}
+    titled = draft.chart.properties(title=title_params(draft.heading, draft.subtitle, note), usermeta=usermeta)
     summary = (*draft.summary, note) if note else tuple(draft.summary)
     benchmark = next((b for b in inputs.round_benchmarks() if benchmark_chart_id(b) == chart_id), None)
     return Chart(chart_id, lang.code, draft.title, draft.description, localize(titled, lang), draft.rows,

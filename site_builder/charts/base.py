@@ -42,6 +42,8 @@ class ChartDraft:
     in_scope: int  # all results of the chart's scope, scored or not
     summary: list[str] = field(default_factory=list)  # text alternative, sentence by sentence
     columns: list[Column] = field(default_factory=list)
+    narrow: dict = field(default_factory=lambda: narrow_variant())  # see `narrow_variant`
+    dark_fields: dict = field(default_factory=dict)  # field -> field to draw instead on a dark background
 
 
 @dataclass(frozen=True)
@@ -70,11 +72,37 @@ class ChartInputs:
 ChartFactory = Callable[[ChartInputs, Language], ChartDraft]
 
 
+# Vega does not wrap text. The spec's title is wrapped for the static renderings (images.STATIC_WIDTH, 640 px,
+# at the title and subtitle sizes of `localize`); in a page, site.js rewraps the paragraphs of the usermeta to
+# the chart's measured width.
+TITLE_CHARACTERS, SUBTITLE_CHARACTERS = 58, 84
+
+
 def title_params(heading: str, subtitle: str, note: str = "") -> alt.TitleParams:
-    """Titles as short lines: Vega does not wrap text, and a long title squeezes the plot to nothing
-    on a phone (charts are sized to their container)."""
-    lines = textwrap.wrap(subtitle, 40) + (textwrap.wrap(note, 40) if note else [])
-    return alt.TitleParams(textwrap.wrap(heading, 38), subtitle=lines, anchor="start")
+    lines = textwrap.wrap(subtitle, SUBTITLE_CHARACTERS) + (textwrap.wrap(note, SUBTITLE_CHARACTERS) if note else [])
+    return alt.TitleParams(textwrap.wrap(heading, TITLE_CHARACTERS), subtitle=lines, anchor="start")
+
+
+def title_paragraphs(heading: str, subtitle: str, note: str = "") -> dict:
+    """The title unwrapped, for site.js to wrap by measured width."""
+    return {"heading": heading, "subtitle": [p for p in (subtitle, note) if p]}
+
+
+def narrow_variant(titles: dict[str, str] | None = None, drop: tuple[str, ...] = (),
+                   fields: dict[str, str] | None = None, domains: dict[str, list] | None = None) -> dict:
+    """What changes when a chart is narrower than site.js's NARROW width, in order of importance: axis titles
+    give way to short ones, optional layers (named in the spec) are dropped, text fields swap for shorter ones,
+    and a scale may widen its domain (field -> domain) to leave room for the labels that remain.
+    site.js also fits legends and long axis labels to the width."""
+    return {"titles": dict(titles or {}), "drop": list(drop), "fields": dict(fields or {}),
+            "domains": dict(domains or {})}
+
+
+def short_minutes(lang: Language) -> dict[str, str]:
+    """Short titles of the minutes axis (always a log scale) for narrow charts."""
+    _ = lang.gettext
+    short = _("Minutes (log)")
+    return {_("Time to train (minutes)") + " " + _("(log scale)"): short, _("Time to train (minutes)"): short}
 
 
 def unscored_note(lang: Language, unscored: int, in_scope: int) -> str:

@@ -15,8 +15,10 @@ from site_builder.charts.base import (
     accelerators_axis,
     extremes,
     minutes_axis,
+    narrow_variant,
     result_columns,
     result_tooltip,
+    short_minutes,
 )
 from site_builder.i18n import Language
 
@@ -51,6 +53,7 @@ def benchmark_results(benchmark: str) -> ChartFactory:
         return ChartDraft(chart, _("%(benchmark)s results") % {"benchmark": name},
                           _("%(benchmark)s: scored results") % {"benchmark": name},
                           _("Time to train against accelerators, log scales; lower is faster."),
-                          description, rows, len(entries) - len(plotted), len(entries), summary, result_columns(lang))
+                          description, rows, len(entries) - len(plotted), len(entries), summary, result_columns(lang),
+                          narrow=narrow_variant(short_minutes(lang)))
 
     return build

@@ -16,10 +16,12 @@ from site_builder.charts.base import (
     NoData,
     accelerator_encodings,
     minutes_axis,
+    narrow_variant,
     result_columns,
     result_tooltip,
+    short_minutes,
 )
-from site_builder.hardware import ink_on
+from site_builder.hardware import DARK_COLOURS, ink_on
 from site_builder.i18n import Language
 
 
@@ -84,7 +86,7 @@ def accelerator_comparison(inputs: ChartInputs, lang: Language) -> ChartDraft:
                           "scale": lang.number(scale)},
                       " ".join(filter(None, [subtitle, _layouts(lang, rows)])), description,
                       rows.reset_index(drop=True), int(scope["score_minutes"].isna().sum()), len(scope), summary,
-                      columns)
+                      columns, narrow=narrow_variant(short_minutes(lang)))
 
 
 def head_to_head(challenger: str, reference: str) -> ChartFactory:
@@ -111,14 +113,18 @@ def head_to_head(challenger: str, reference: str) -> ChartFactory:
         rows["minutes_label"] = [" · ".join(filter(None, [_("%(minutes)s min") % {"minutes": lang.number(m, 2)},
                                                           gap])) for m, gap in zip(rows["score_minutes"],
                                                                                    rows["gap_label"])]
+        # On a narrow chart the bar's label keeps only the finding ("3.6% slower"): the bar is named inside.
+        rows["gap_short"] = [(_("%(gap)s slower") if gaps[b] > 0 else _("%(gap)s faster")) % {
+            "gap": lang.percent(abs(gaps[b]))} if a == challenger and b in gaps else ""
+            for b, a in zip(rows["benchmark"], rows["accelerator"])]
         rows = rows[["benchmark", "benchmark_name", "accelerator", "accelerator_vendor", "submitter", "system_id",
-                     "total_accelerators", "score_minutes", "relative", "minutes_label", "gap_label",
+                     "total_accelerators", "score_minutes", "relative", "minutes_label", "gap_label", "gap_short",
                      "score_source"]].reset_index(drop=True)
         # Relative to the reference per benchmark, so a small gap on a short benchmark is as visible as on a long one.
         y = alt.Y("benchmark_name:N", title=None)
         top = max(1.75, float(rows["relative"].max()) * 1.4)
-        x = alt.X("relative:Q", title=_("Time to train relative to %(reference)s (%(reference)s = 100%%)") % {
-            "reference": reference}, scale=alt.Scale(domain=[0, top], nice=False),
+        x_title = _("Time to train relative to %(reference)s (%(reference)s = 100%%)") % {"reference": reference}
+        x = alt.X("relative:Q", title=x_title, scale=alt.Scale(domain=[0, top], nice=False),
             axis=alt.Axis(format=".0%", values=[v / 4 for v in range(int(top * 4) + 1) if v / 4 <= top]))
         offset = alt.YOffset("accelerator:N", sort=[reference, challenger])
         base = alt.Chart(rows)
@@ -127,8 +133,10 @@ def head_to_head(challenger: str, reference: str) -> ChartFactory:
             color=accelerator_encodings(inputs, lang, rows["accelerator"], shape=False)["color"],
             tooltip=[*result_tooltip(lang), alt.Tooltip("relative:Q", title=_("Relative to %(reference)s") % {
                 "reference": reference}, format=".1%")])
-        names = alt.Chart(rows.assign(ink=[ink_on(inputs.hardware.accelerators[a].colour)
-                                           for a in rows["accelerator"]])).mark_text(
+        # The name sits inside its bar, in black or white for that bar's colour in the light and dark themes.
+        colours = [inputs.hardware.accelerators[a].colour for a in rows["accelerator"]]
+        names = alt.Chart(rows.assign(ink=[ink_on(c) for c in colours],
+                                      ink_dark=[ink_on(DARK_COLOURS.get(c, c)) for c in colours])).mark_text(
             align="left", dx=4, fontSize=11).encode(x=alt.datum(0), y=y, yOffset=offset,
                                                     text=alt.Text("accelerator:N"), color=alt.Color("ink:N", scale=None))
         gap_text = base.mark_text(align="left", dx=6, fontSize=11).encode(
@@ -163,7 +171,12 @@ def head_to_head(challenger: str, reference: str) -> ChartFactory:
                           _("%(challenger_vendor)s %(challenger)s against %(reference_vendor)s %(reference)s") % names_of,
                           _("Best scored result of each with %(scale)s accelerators, same benchmark; lower is "
                             "faster.") % {"scale": lang.number(scale)},
-                          description, rows, int(scope["score_minutes"].isna().sum()), len(scope), summary, columns)
+                          description, rows, int(scope["score_minutes"].isna().sum()), len(scope), summary, columns,
+                          narrow=narrow_variant({x_title: _("Relative to %(reference)s") % {"reference": reference}},
+                                                fields={"minutes_label": "gap_short"},
+                                                # bars end before the middle: the finding fits beside them
+                                                domains={"relative": [0, round(top * 1.3, 2)]}),
+                          dark_fields={"ink": "ink_dark"})
 
     return build
 
@@ -203,8 +216,9 @@ def round_over_round(inputs: ChartInputs, lang: Language) -> ChartDraft:
                   "previous_accelerator", "previous_accelerators", "current_minutes", "current_submitter",
                   "current_system", "current_accelerator", "current_accelerators", "speedup", "comparison", "caveat",
                   "previous_unscored", "current_unscored", "previous_source", "current_source"]].reset_index(drop=True)
-    x = alt.X("speedup:Q", title=_("Speed-up of the fastest known time, %(previous)s to %(current)s (×)") % {
-        "previous": previous, "current": current}, scale=alt.Scale(type="log", padding=12),
+    x_title = _("Speed-up of the fastest known time, %(previous)s to %(current)s (×)") % {
+        "previous": previous, "current": current}
+    x = alt.X("speedup:Q", title=x_title, scale=alt.Scale(type="log", padding=12),
         axis=alt.Axis(values=[0.25, 0.5, 1, 1.5, 2], format=",.2~f"))
     y = alt.Y("benchmark_name:N", title=None, sort=alt.EncodingSortField("speedup", order="descending"))
     # Blue and orange for like-for-like points, a hollow grey ring for the others: no alarming red for a
@@ -225,7 +239,7 @@ def round_over_round(inputs: ChartInputs, lang: Language) -> ChartDraft:
     unlike = base.transform_filter("datum.caveat != ''").mark_point(filled=False, size=100, strokeWidth=2).encode(
         x=x, y=y, color=colour, tooltip=tooltip)
     notes = base.transform_filter("datum.caveat != ''").mark_text(align="left", dx=9, fontSize=10).encode(
-        x=x, y=y, text=alt.Text("caveat:N"))
+        x=x, y=y, text=alt.Text("caveat:N")).properties(name="caveats")
     chart = alt.layer(rule, like, unlike, notes).properties(width="container", height=max(140, 40 * len(rows)))
     summary = [_("%(count)s benchmarks ran in both %(previous)s and %(current)s.") % {
         "count": lang.number(len(rows)), "previous": previous, "current": current}]
@@ -248,4 +262,6 @@ def round_over_round(inputs: ChartInputs, lang: Language) -> ChartDraft:
                           "current": current, "previous": previous},
                       _("Above 1: faster than the previous round. Hollow grey rings do not compare like with like; "
                         "the label says why."),
-                      description, rows, int(scope["score_minutes"].isna().sum()), len(scope), summary, columns)
+                      description, rows, int(scope["score_minutes"].isna().sum()), len(scope), summary, columns,
+                      # Narrow: the caveats leave the plot (the hollow ring stays; the table and tooltip say why).
+                      narrow=narrow_variant({x_title: _("Speed-up (×)")}, drop=("caveats",)))

@@ -14,8 +14,10 @@ from site_builder.charts.base import (
     accelerator_encodings,
     counted_from,
     minutes_axis,
+    narrow_variant,
     result_columns,
     result_tooltip,
+    short_minutes,
     vendor_color,
     who,
 )
@@ -31,8 +33,10 @@ def fastest_per_benchmark(inputs: ChartInputs, lang: Language) -> ChartDraft:
     plotted["benchmark_name"] = [inputs.benchmark_name(b) for b in plotted["benchmark"]]
     plotted["label"] = [f"{s} · {lang.number(int(n))} × {a}" for s, n, a in
                         zip(plotted["submitter"], plotted["total_accelerators"], plotted["accelerator"])]
+    plotted["short_label"] = [f"{lang.number(int(n))} × {a}" for n, a in
+                              zip(plotted["total_accelerators"], plotted["accelerator"])]
     rows = plotted[["benchmark", "benchmark_name", "score_minutes", "submitter", "system_id", "accelerator",
-                    "accelerator_vendor", "total_accelerators", "label", "score_source"]].reset_index(drop=True)
+                    "accelerator_vendor", "total_accelerators", "label", "short_label", "score_source"]].reset_index(drop=True)
     y = alt.Y("benchmark_name:N", title=None, sort=alt.EncodingSortField("score_minutes", order="ascending"))
     x = minutes_axis(lang, rows["score_minutes"], _("Time to train (minutes)") + " " + _("(log scale)"),
                      channel=alt.X)
@@ -60,7 +64,8 @@ def fastest_per_benchmark(inputs: ChartInputs, lang: Language) -> ChartDraft:
     unscored = int(inputs.current["score_minutes"].isna().sum())
     return ChartDraft(chart, _("Fastest result per benchmark"), _("Fastest known result per benchmark"),
                       _("Minutes to train, lower is faster; label: submitter · accelerators."),
-                      description, rows, unscored, len(inputs.current), summary, columns)
+                      description, rows, unscored, len(inputs.current), summary, columns,
+                      narrow=narrow_variant(short_minutes(lang), fields={"label": "short_label"}))
 
 
 def participation(inputs: ChartInputs, lang: Language) -> ChartDraft:
@@ -138,6 +143,7 @@ def gpu_minutes(inputs: ChartInputs, lang: Language) -> ChartDraft:
     rows = entries[["benchmark", "benchmark_name", "submitter", "system_id", "accelerator", "accelerator_vendor",
                     "total_accelerators", "score_minutes", "gpu_minutes", "score_source"]].reset_index(drop=True)
     label = _("Accelerator-minutes (time to train × accelerators, log scale)")
+    narrow = narrow_variant({label: _("Accelerator-minutes (log)")})
     chart = alt.Chart(rows).mark_point(filled=True, size=70, opacity=0.8).encode(
         x=alt.X("gpu_minutes:Q", title=label, scale=alt.Scale(type="log", nice=False, padding=12),
                 axis=alt.Axis(format="~s", labelOverlap="greedy")),
@@ -161,4 +167,4 @@ def gpu_minutes(inputs: ChartInputs, lang: Language) -> ChartDraft:
     return ChartDraft(chart, _("Accelerator-minutes"), _("What a result costs: accelerator-minutes"),
                       _("Time to train × number of accelerators for every scored result; "
                         "a rough proxy for cost, lower is cheaper."),
-                      description, rows, unscored, len(inputs.current), summary, columns)
+                      description, rows, unscored, len(inputs.current), summary, columns, narrow=narrow)

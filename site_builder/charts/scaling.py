@@ -17,8 +17,10 @@ from site_builder.charts.base import (
     accelerators_axis,
     extremes,
     minutes_axis,
+    narrow_variant,
     result_columns,
     result_tooltip,
+    short_minutes,
 )
 from site_builder.hardware import SHAPES
 from site_builder.i18n import Language
@@ -56,8 +58,9 @@ def scaling(benchmark: str) -> ChartFactory:
         points = base.mark_point(size=70, filled=True).encode(x=x, y=y, color=colour, shape=shape, tooltip=tooltip)
         labelled = rows[rows["efficiency_vs_previous"].notna()].assign(
             efficiency_label=lambda r: [lang.percent(v, 0) for v in r["efficiency_vs_previous"]])
-        efficiency = alt.Chart(labelled).mark_text(dy=-12, fontSize=10, opacity=0.85).encode(
-            x=x, y=y, text=alt.Text("efficiency_label:N"), color=colour)
+        # In the theme's text colour: a label in its series' colour is too faint to read (below 4.5:1).
+        efficiency = alt.Chart(labelled).mark_text(dy=-12, fontSize=10).encode(
+            x=x, y=y, text=alt.Text("efficiency_label:N"))
         chart = alt.layer(ideal, measured, points, efficiency).properties(width="container", height=CHART_HEIGHT)
         summary = [_("%(count)s scored %(benchmark)s results, from %(low)s to %(high)s accelerators.") % {
             "count": lang.number(len(rows)), "benchmark": name,
@@ -85,6 +88,7 @@ def scaling(benchmark: str) -> ChartFactory:
                           _("%(benchmark)s: time to train against number of accelerators") % {"benchmark": name},
                           _("Log-log scales. Dashed: ideal linear scaling from each series' smallest run. "
                             "Labels: scaling efficiency against the previous point."),
-                          description, rows, len(entries) - len(series), len(entries), summary, columns)
+                          description, rows, len(entries) - len(series), len(entries), summary, columns,
+                          narrow=narrow_variant(short_minutes(lang)))
 
     return build

@@ -1,0 +1,265 @@
+/* site-builder: draws charts with the local vega bundle and makes tables sortable.
+   Everything works without this script: tables are complete and charts have a static SVG. */
+(function () {
+  "use strict";
+
+  var resizeScheduled = false;
+  function scheduleResize() {
+    if (resizeScheduled) return;
+    resizeScheduled = true;
+    window.requestAnimationFrame(function () {
+      resizeScheduled = false;
+      window.dispatchEvent(new Event("resize"));
+    });
+  }
+
+  // Chart themes. Text colours reach at least 4.5:1 on their background; the spec's categorical colours
+  // (Okabe-Ito) are swapped for the lighter variants its usermeta lists when the background is dark.
+  var THEMES = {
+    light: { background: "#ffffff", ink: "#1b1d21", soft: "#454b58", grid: "#e3e5ea", domain: "#8a909c" },
+    dark: { background: "#121418", ink: "#e6e8ec", soft: "#c3c8d2", grid: "#2c313b", domain: "#7d8494" },
+    print: { background: "#ffffff", ink: "#000000", soft: "#222222", grid: "#dddddd", domain: "#666666" }
+  };
+  var NARROW = 600;  // px of chart width below which the spec's narrow variant is drawn
+  var darkQuery = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)");
+  var printQuery = window.matchMedia && window.matchMedia("print");
+  var printing = false;
+
+  function themeName() {
+    if (printing || (printQuery && printQuery.matches)) return "print";
+    return darkQuery && darkQuery.matches ? "dark" : "light";
+  }
+
+  function themeConfig(name) {
+    var t = THEMES[name];
+    return {
+      background: t.background,
+      title: { color: t.ink, subtitleColor: t.soft },
+      axis: { labelColor: t.soft, titleColor: t.ink, gridColor: t.grid, domainColor: t.domain, tickColor: t.domain },
+      legend: { labelColor: t.soft, titleColor: t.ink, symbolBaseFillColor: t.soft, symbolBaseStrokeColor: t.soft },
+      text: { color: t.ink },
+      rule: { color: t.domain }
+    };
+  }
+
+  // Lines of at most `width` pixels in `font`, measured, not counted in characters.
+  var measureContext = document.createElement("canvas").getContext("2d");
+  function wrap(text, font, width) {
+    measureContext.font = font;
+    var lines = [], line = "";
+    text.split(/\s+/).forEach(function (word) {
+      if (!word) return;
+      var candidate = line ? line + " " + word : word;
+      if (line && measureContext.measureText(candidate).width > width) { lines.push(line); line = word; }
+      else line = candidate;
+    });
+    if (line) lines.push(line);
+    return lines;
+  }
+
+  // Visit every object of a spec except its inline data (whose values are the data, not styling).
+  function visit(node, fn) {
+    if (Array.isArray(node)) { node.forEach(function (item) { visit(item, fn); }); return; }
+    if (!node || typeof node !== "object") return;
+    fn(node);
+    Object.keys(node).forEach(function (key) { if (key !== "data" && key !== "datasets") visit(node[key], fn); });
+  }
+
+  function swapFields(spec, fields) {
+    visit(spec, function (node) { if (typeof node.field === "string" && fields[node.field]) node.field = fields[node.field]; });
+  }
+
+  // The spec as drawn at this width and theme: titles wrapped to the measured width; when narrow, short axis
+  // titles, optional layers dropped, legends in as many columns as fit, long labels shortened with an ellipsis.
+  function variant(source, width, theme) {
+    var spec = JSON.parse(source), meta = spec.usermeta || {};
+    var font = (spec.config && spec.config.font) || "sans-serif";
+    var room = Math.max(120, width - 24);
+    var narrow = width < NARROW, variants = meta.narrow || {};
+    if (meta.title && spec.title) {
+      var lines = titleLines(meta, font, room);
+      spec.title.text = lines[0];
+      spec.title.subtitle = [].concat.apply([], lines.slice(1));
+    }
+    if (narrow) {
+      var titles = variants.titles || {}, drop = variants.drop || [];
+      visit(spec, function (node) {
+        if (typeof node.title === "string" && titles[node.title]) node.title = titles[node.title];
+        if (Array.isArray(node.layer)) node.layer = node.layer.filter(function (l) { return drop.indexOf(l.name) < 0; });
+        if (node.legend && typeof node.legend === "object") {
+          node.legend.columns = Math.max(1, Math.floor(room / 150));
+          node.legend.labelLimit = 125;
+          node.legend.titleLimit = room;
+        }
+      });
+      swapFields(spec, variants.fields || {});
+      var domains = variants.domains || {};
+      visit(spec, function (node) {
+        if (domains[node.field] && node.scale && node.scale.domain) node.scale.domain = domains[node.field];
+      });
+      spec.config = spec.config || {};
+      spec.config.axisY = { labelLimit: Math.round(room * 0.4) };
+      spec.config.axisX = { labelFontSize: 10 };
+    }
+    if (theme === "dark" && meta.dark) {
+      var colours = meta.dark.colours || {};
+      visit(spec, function (node) {
+        if (node.scale && Array.isArray(node.scale.range)) {
+          node.scale.range = node.scale.range.map(function (c) { return colours[String(c).toUpperCase()] || c; });
+        }
+      });
+      swapFields(spec, meta.dark.fields || {});
+    }
+    return spec;
+  }
+
+  // What a redraw would change: the theme, the variant and the title's lines. Any other width change is
+  // Vega's own (the "container" width follows a window resize).
+  function titleLines(meta, font, room) {
+    if (!meta.title) return [];
+    return [wrap(meta.title.heading, "bold 15px " + font, room)].concat(meta.title.subtitle.map(function (p) {
+      return wrap(p, "12px " + font, room);
+    }));
+  }
+
+  function layoutKey(el, theme) {
+    var width = el.clientWidth, spec = el.chartSpec || {};
+    var font = (spec.config && spec.config.font) || "sans-serif";
+    return [theme, width < NARROW ? "narrow" : "wide",
+            JSON.stringify(titleLines(spec.usermeta || {}, font, Math.max(120, width - 24)))].join(":");
+  }
+
+  function draw(el) {
+    var source = document.getElementById(el.getAttribute("data-spec"));
+    if (!source || el.clientWidth === 0) return;
+    el.chartSpec = el.chartSpec || JSON.parse(source.textContent);
+    var theme = themeName();
+    el.setAttribute("data-theme", theme);
+    el.setAttribute("data-layout", el.clientWidth < NARROW ? "narrow" : "wide");
+    el.chartKey = layoutKey(el, theme);
+    // The page's Content-Security-Policy allows no eval and no inline style: parse expressions with Vega's
+    // interpreter (ast + expr) and keep vega-embed and vega-tooltip from injecting <style> (site.css has the rules).
+    var options = { actions: false, renderer: "svg", ast: true, expr: window.vega && window.vega.expressionInterpreter,
+                    defaultStyle: false, tooltip: { disableDefaultStyle: true }, config: themeConfig(theme) };
+    var previous = el.chartView;
+    window.vegaEmbed(el, variant(source.textContent, el.clientWidth, theme), options).then(function (result) {
+      if (previous) previous.finalize();
+      el.chartView = result.view;
+      el.setAttribute("data-drawn", el.chartKey);
+    }).catch(function (error) { console.error(error); });
+  }
+
+  // Redrawn when the width changes (titles rewrap, the narrow variant comes or goes) or the colour scheme does.
+  function drawCharts() {
+    if (typeof window.vegaEmbed !== "function") return;
+    var charts = document.querySelectorAll(".vega-chart[data-spec]");
+    charts.forEach(function (el) {
+      draw(el);
+      if (!window.ResizeObserver) return;
+      // A chart hidden at load (a tab, a closed <details>) has no width: it is drawn when it gets one.
+      // Redrawn once per frame at most while a window is being resized.
+      var pending = false;
+      new ResizeObserver(function () {
+        if (pending || el.clientWidth === 0 || el.clientWidth === el.lastWidth) return;
+        el.lastWidth = el.clientWidth;
+        if (el.chartKey === layoutKey(el, themeName())) { scheduleResize(); return; }
+        pending = true;
+        window.requestAnimationFrame(function () {
+          pending = false;
+          draw(el);
+          scheduleResize();
+        });
+      }).observe(el);
+    });
+    var redrawAll = function () { charts.forEach(draw); };
+    [darkQuery, printQuery].forEach(function (query) {
+      if (query && query.addEventListener) query.addEventListener("change", redrawAll);
+    });
+    window.addEventListener("beforeprint", function () { printing = true; redrawAll(); });
+    window.addEventListener("afterprint", function () { printing = false; redrawAll(); });
+  }
+
+  function sortKey(cell) {
+    var raw = cell.getAttribute("data-sort");
+    if (raw === null) return { text: cell.textContent.trim().toLowerCase() };
+    if (raw === "") return { missing: true };
+    return { number: parseFloat(raw) };
+  }
+
+  function compare(a, b) {
+    if (a.missing || b.missing) return a.missing === b.missing ? 0 : a.missing ? 1 : -1;
+    if (a.number !== undefined && b.number !== undefined) return a.number - b.number;
+    return String(a.text).localeCompare(String(b.text), document.documentElement.lang);
+  }
+
+  function makeSortable(table) {
+    var headers = table.tHead ? table.tHead.rows[0].cells : [];
+    Array.prototype.forEach.call(headers, function (th, column) {
+      var button = document.createElement("button");
+      button.type = "button";
+      while (th.firstChild) button.appendChild(th.firstChild);
+      th.appendChild(button);
+      button.addEventListener("click", function () {
+        var ascending = th.getAttribute("aria-sort") !== "ascending";
+        Array.prototype.forEach.call(headers, function (other) { other.removeAttribute("aria-sort"); });
+        th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+        var body = table.tBodies[0];
+        var rows = Array.prototype.slice.call(body.rows);
+        rows.sort(function (r1, r2) {
+          var k1 = sortKey(r1.cells[column]), k2 = sortKey(r2.cells[column]);
+          var order = compare(k1, k2);
+          if (k1.missing || k2.missing) return order;  // missing values stay last either way
+          return ascending ? order : -order;
+        });
+        rows.forEach(function (row) { body.appendChild(row); });
+      });
+    });
+  }
+
+  // In an embed page, tell the host page our height so its iframe can fit the chart (any origin may listen:
+  // the message carries nothing but the height).
+  function reportHeight() {
+    var id = document.documentElement.getAttribute("data-embed");
+    if (!id || window.parent === window) return;
+    var send = function () {
+      window.parent.postMessage({ type: "site-builder:height", chart: id,
+                                  height: Math.ceil(document.documentElement.getBoundingClientRect().height) }, "*");
+    };
+    if (window.ResizeObserver) new ResizeObserver(send).observe(document.body);
+    window.addEventListener("load", send);
+    send();
+  }
+
+  function copyButtons() {
+    document.querySelectorAll("button.copy[data-copy]").forEach(function (button) {
+      var source = document.getElementById(button.getAttribute("data-copy"));
+      if (!source || !navigator.clipboard) return;
+      button.hidden = false;
+      var label = button.textContent;
+      button.addEventListener("click", function () {
+        navigator.clipboard.writeText(source.value).then(function () {
+          button.textContent = "✓ " + label;
+          setTimeout(function () { button.textContent = label; }, 2000);
+        });
+      });
+    });
+  }
+
+  // A link to a result row inside a closed <details> (an earlier round's results) opens it; browsers that
+  // do not open it on their own would otherwise scroll to nothing.
+  function revealTarget() {
+    var target = window.location.hash && document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
+    var opened = false;
+    for (var el = target && target.parentElement; el; el = el.parentElement) {
+      if (el.tagName === "DETAILS" && !el.open) { el.open = true; opened = true; }
+    }
+    if (opened) target.scrollIntoView();
+  }
+
+  document.querySelectorAll("table.sortable").forEach(makeSortable);
+  window.addEventListener("hashchange", revealTarget);
+  revealTarget();
+  drawCharts();
+  reportHeight();
+  copyButtons();
+})();

@@ -1,0 +1,149 @@
+"""Charts as a reader sees them, in Chromium: every chart of every language keeps its text inside the chart at
+320, 360 and 1280 px (titles wrapped by measured width, the narrow variant on phones), chart text reaches 4.5:1
+on the chart's background in the light and the dark theme, and the theme follows the colour scheme and print.
+
+One page per width and language visits every chart's embed page in turn; one browser for the module."""
+
+import pytest
+
+from tests.test_browser import browser, is_redirect, served  # noqa: F401 - module-scoped fixtures, reused
+
+WIDTHS = (320, 360, 1280)
+LANGUAGES = ("en", "nl", "it", "vi")
+
+# What the chart draws, measured in the page: text outside the SVG, the SVG outside the viewport, and the
+# contrast of every visible text against what is behind it (the chart background, or the bar it sits on).
+MEASURE = """() => {
+  const rgb = s => { const m = /rgba?\\(([^)]+)\\)/.exec(s || ''); if (!m) return null;
+                     const p = m[1].split(',').map(Number); return {r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1}; };
+  const lin = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  const lum = c => 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
+  const over = (fg, bg) => ({r: fg.r * fg.a + bg.r * (1 - fg.a), g: fg.g * fg.a + bg.g * (1 - fg.a),
+                             b: fg.b * fg.a + bg.b * (1 - fg.a), a: 1});
+  const contrast = (x, y) => { const a = lum(x), b = lum(y); return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05); };
+  const el = document.querySelector('.vega-chart');
+  const svg = el.querySelector('svg.marks');
+  const box = svg.getBoundingClientRect();
+  let page = null;
+  for (let node = svg; node && !page; node = node.parentElement) {
+    const c = rgb(getComputedStyle(node).backgroundColor); if (c && c.a > 0) page = c;
+  }
+  page = page || {r: 255, g: 255, b: 255, a: 1};
+  const painted = svg.querySelector('.background');
+  const background = painted && rgb(getComputedStyle(painted).fill) ? over(rgb(getComputedStyle(painted).fill), page) : page;
+  const bars = [...svg.querySelectorAll('.mark-rect path')].map(p => ({box: p.getBoundingClientRect(),
+    fill: rgb(getComputedStyle(p).fill), opacity: parseFloat(getComputedStyle(p).fillOpacity || 1)}));
+  const outside = [], faint = [];
+  let texts = 0;
+  for (const t of svg.querySelectorAll('text')) {
+    const style = getComputedStyle(t), r = t.getBoundingClientRect();
+    const opacity = parseFloat(style.opacity || 1) * parseFloat(style.fillOpacity || 1);
+    if (!t.textContent.trim() || r.width === 0 || opacity === 0) continue;
+    texts += 1;
+    if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1)
+      outside.push(t.textContent);
+    const fill = rgb(style.fill);
+    if (!fill) continue;
+    let behind = background;
+    const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+    for (const bar of bars) if (bar.fill && x >= bar.box.left && x <= bar.box.right && y >= bar.box.top &&
+                                y <= bar.box.bottom) behind = over({...bar.fill, a: bar.fill.a * bar.opacity}, background);
+    const ratio = contrast(over({...fill, a: fill.a * opacity}, behind), behind);
+    if (ratio < 4.5) faint.push([t.textContent, Math.round(ratio * 100) / 100]);
+  }
+  const points = [...svg.querySelectorAll('.mark-symbol path, .mark-rect path')].map(p => {
+    const style = getComputedStyle(p), filled = rgb(style.fill);  // a hollow ring is seen by its stroke
+    const f = filled && filled.a > 0 && parseFloat(style.fillOpacity || 1) > 0 ? filled : rgb(style.stroke);
+    return f ? Math.round(contrast(f, background) * 100) / 100 : null; }).filter(v => v !== null);
+  return {svg: [box.left, box.right, innerWidth], texts, outside, faint, points,
+          background: lum(background), layout: el.getAttribute('data-layout'), theme: el.getAttribute('data-theme'),
+          titleLines: svg.querySelectorAll('.role-title-text text').length};
+}"""
+
+DRAWN = ("() => { const el = document.querySelector('.vega-chart');"
+         " return el && el.getAttribute('data-drawn') && el.querySelector('svg.marks') !== null; }")
+
+
+def chart_ids(site, lang):
+    return [p.stem for p in sorted((site / "embed" / lang).glob("*.html")) if not is_redirect(p)]
+
+
+def _page(browser, width, scheme="light"):  # noqa: F811
+    page = browser.new_page(viewport={"width": width, "height": 800}, color_scheme=scheme)
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return page, errors
+
+
+def _measure(page, url):
+    page.goto(url)
+    page.wait_for_function(DRAWN, timeout=15000)
+    return page.evaluate(MEASURE)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_chart_text_outside_its_chart_at_phone_and_desktop_widths(browser, served, shipped_site, lang):  # noqa: F811
+    charts = chart_ids(shipped_site, lang)
+    assert len(charts) >= 15
+    problems = []
+    for width in WIDTHS:
+        page, errors = _page(browser, width)
+        for chart in charts:
+            found = _measure(page, f"{served}embed/{lang}/{chart}.html")
+            left, right, viewport = found["svg"]
+            if found["outside"] or left < 0 or right > viewport + 0.5:
+                problems.append((width, chart, found["outside"], found["svg"]))
+            assert found["texts"] > 3, (width, chart)  # the chart has its text: a title, axes, labels
+            assert found["layout"] == ("narrow" if width < 600 else "wide"), (width, chart)
+            if width == 1280:  # titles use the full width: no title of more than two lines on a wide chart
+                assert found["titleLines"] <= 2, (lang, chart, found["titleLines"])
+        assert errors == [], (width, errors)
+        page.close()
+    assert problems == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_chart_text_contrast_in_light_and_dark(browser, served, shipped_site, scheme):  # noqa: F811
+    problems = []
+    for lang, width in (("en", 1280), ("vi", 360)):
+        page, errors = _page(browser, width, scheme)
+        for chart in chart_ids(shipped_site, lang):
+            found = _measure(page, f"{served}embed/{lang}/{chart}.html")
+            assert found["theme"] == scheme, chart
+            assert (found["background"] < 0.02) == (scheme == "dark"), (chart, found["background"])
+            if found["faint"]:
+                problems.append((lang, chart, found["faint"]))
+            # Points and bars stand out from a dark background (3:1 for graphics); Okabe-Ito's yellow and sky
+            # blue cannot on white, so the light theme relies on shapes and the text alternative there.
+            if scheme == "dark" and min(found["points"], default=3) < 3:
+                problems.append((lang, chart, "faint marks", min(found["points"])))
+        assert errors == [], errors
+        page.close()
+    assert problems == []
+
+
+def test_chart_theme_follows_the_colour_scheme_print_and_width(browser, served):  # noqa: F811
+    page, errors = _page(browser, 1280)
+    found = _measure(page, f"{served}embed/it/fastest-per-benchmark.html")
+    assert (found["theme"], found["layout"]) == ("light", "wide") and found["background"] > 0.9
+    wide_labels = page.locator(".vega-chart svg.marks .mark-text text").all_text_contents()
+    page.emulate_media(color_scheme="dark")
+    page.wait_for_function("() => document.querySelector('.vega-chart').getAttribute('data-drawn').startsWith('dark')")
+    found = page.evaluate(MEASURE)
+    assert found["background"] < 0.02 and found["faint"] == []
+    page.emulate_media(media="print")
+    page.wait_for_function("() => document.querySelector('.vega-chart').getAttribute('data-drawn').startsWith('print')")
+    assert page.evaluate(MEASURE)["background"] > 0.9  # printed on white even from a dark screen
+    page.emulate_media(media="screen", color_scheme="light")
+    page.set_viewport_size({"width": 360, "height": 800})
+    page.wait_for_function("() => /^light:narrow:/.test(document.querySelector('.vega-chart').getAttribute('data-drawn'))")
+    found = page.evaluate(MEASURE)
+    assert found["layout"] == "narrow" and found["outside"] == []
+    narrow_labels = page.locator(".vega-chart svg.marks .mark-text text").all_text_contents()
+    # The point labels shorten ("8.192 × GB300" for "CoreWeave · 8.192 × GB300"), the axis title too.
+    assert "CoreWeave · 8.192 × GB300" in wide_labels and "8.192 × GB300" in narrow_labels
+    axis_titles = page.locator(".vega-chart svg.marks .role-axis-title text").all_text_contents()
+    assert "Minuti (log)" in axis_titles, axis_titles
+    assert errors == []
+    page.close()
