@@ -167,6 +167,28 @@ def test_minutes_beside_the_first_column_and_filters_work(browser, served, shipp
     context.close()
 
 
+@pytest.mark.parametrize("width", [320, 360])
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_chart_data_tables_show_the_minutes_beside_the_first_column(browser, served, shipped_site, lang, width):
+    charts = sorted(p.relative_to(shipped_site).as_posix() for p in (shipped_site / lang / "charts").glob("*/index.html")
+                    if 'http-equiv="refresh"' not in p.read_text(encoding="utf-8"))
+    context = new_context(browser, width, "dark" if width == 360 else "light")
+    page = context.new_page()
+    with_minutes = 0
+    for path in charts:
+        page.goto(served + path)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, path
+        kinds = page.locator("table.data-table thead th").evaluate_all("ths => ths.map(th => th.dataset.kind)")
+        if "minutes" not in kinds:
+            continue
+        with_minutes += 1
+        assert kinds.index("minutes") == MINUTES, (path, kinds)
+        table = page.evaluate(LAYOUT)["tables"][0]
+        assert 0 <= table["left"] and table["right"] <= width and table["left"] >= table["firstRight"] - 1, (path, table)
+    assert with_minutes >= 5
+    context.close()
+
+
 @pytest.mark.parametrize("width", [320, 1280])
 def test_without_javascript_the_full_table_is_there(browser, served, shipped_site, width):
     context = new_context(browser, width, javascript=False)
