@@ -127,8 +127,9 @@ def check_filters(page, lang: str, path: str) -> None:
 
             text = box.locator('input[data-filter="text"]')
             text.fill(chosen.upper())  # case does not matter
-            visible = [r for r in table.evaluate(ROWS) if not r["hidden"]]
-            assert visible and len(visible) <= total, path
+            after = table.evaluate(ROWS)
+            assert all(not r["hidden"] for r in after if r["submitter"] == chosen), path  # its rows, and any
+            assert sum(not r["hidden"] for r in after) < total or len(set(r["submitter"] for r in rows)) == 1, path
             text.fill("")
 
         scored = box.locator('input[data-filter="scored"]')
