@@ -80,7 +80,7 @@ def _row(page: str, anchor: str) -> str:
 
 def _minutes_cell(row_html: str) -> str:
     cells = re.findall(r'<td class="num" data-sort="[^"]*">(.*?)</td>', row_html, flags=re.S)
-    return cells[-1]
+    return cells[0]  # the minutes come right after the system
 
 
 # --- Derivation -------------------------------------------------------------------------------------------
@@ -210,8 +210,8 @@ def test_legend_explains_each_label_of_the_table_once(shipped_site: Path):
     page = (shipped_site / "nl/benchmarks/llama31-8b/index.html").read_text()
     legend = page.split('<dl class="source-legend">')[1].split("</dl>")[0]
     labels = re.findall(r"<dt>(.*?)</dt>", legend)
-    table = page.split('<table class="sortable results">')[1].split("</table>")[0]
-    shown = set(re.findall(r"<td>([^<]*)</td>\n  </tr>", table))
+    table = page.split('<table class="sortable data-table results" id="table-results">')[1].split("</table>")[0]
+    shown = set(re.findall(r'<td class="col-more cell-wrap">([^<]*)</td>', table))
     assert set(labels) == shown and len(labels) == len(shown) == 4
     assert "berekend uit de logbestanden" in labels and "gepubliceerd door de indiener" in labels
 
@@ -294,13 +294,13 @@ def test_mlcommons_result_ids_are_shown_when_the_data_has_them(tmp_path):
     root = write_files(tmp_path / "site", files)
     build_site(root, tmp_path / "out")
     page = (tmp_path / "out/en/benchmarks/deepseekv3-671b/index.html").read_text()
-    assert "<th scope=\"col\">Result ID</th>" in page
+    assert "<th scope=\"col\" class=\"col-more\">Result ID</th>" in page
     row = _row(page, result_anchor("v6.0", "Acme", "a2048"))
-    assert "<td>6.0-0102</td>" in row and "<dt>MLCommons result ID</dt><dd>6.0-0102</dd>" in row
+    assert '<td class="col-more">6.0-0102</td>' in row and "<dt>MLCommons result ID</dt><dd>6.0-0102</dd>" in row
     # Without the column, no empty column is added.
     build_site(write_files(tmp_path / "plain", mini_site_files()), tmp_path / "plain-out")
     plain = (tmp_path / "plain-out/en/benchmarks/deepseekv3-671b/index.html").read_text()
     assert "Result ID" not in plain
     # A file without `score_method` is labelled from its score_source, like a derived file.
     assert _row(plain, result_anchor("v6.0", "Acme", "a2048")).rstrip().endswith(
-        "<td>computed from the result logs</td>")
+        '<td class="col-more cell-wrap">computed from the result logs</td>')

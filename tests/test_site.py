@@ -77,7 +77,7 @@ def test_home_figures_are_computed_and_localized(shipped_site: Path):
 
 def test_benchmark_page_lists_every_result_including_unscored(shipped_site: Path):
     page = (shipped_site / "en/benchmarks/llama31-8b/index.html").read_text()
-    body = page.split('<table class="sortable results">')[1].split("</table>")[0]
+    body = page.split('<table class="sortable data-table results" id="table-results">')[1].split("</table>")[0]
     assert body.count("<tr") - 1 == 66  # header row + 66 results
     assert body.count('class="unscored"') == 49
     assert "Compared with v5.1" in page
