@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from site_builder import assets, charts as chart_catalog, claims, content, figures, i18n, images, inline, output, pages, render
-from site_builder.config import SiteConfig, load_config
-from site_builder.errors import Collector, Problem, SiteError
+from site_builder.config import SiteConfig, load_config, placeholder_base_url_problem
+from site_builder.display_names import DisplayNames, load_display_names
+from site_builder.errors import Collector, Problem, SiteError, display_path
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,9 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     # warnings with --strict (notes, such as an ignored editor file, never fail a build).
     problems = Collector()
     warnings: list[Problem] = []
+    placeholder = placeholder_base_url_problem(config, base_url)
+    if placeholder:
+        warnings.append(placeholder)
     languages = []
     for code in config.languages:
         language, found = i18n.load_language(code, config.locales_dir, root)
@@ -73,6 +77,11 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
         articles = content.load_articles(config.content_dir, config.languages, root, warnings)
     except SiteError as error:
         problems.extend(error)
+    names = DisplayNames()
+    try:
+        names = load_display_names(config.data_dir, root)
+    except SiteError as error:
+        problems.extend(error)
     if strict:
         problems.problems += [Problem(p.message, p.path, p.line, p.col, p.hint) for p in warnings
                               if p.severity == "warning"]
@@ -80,6 +89,11 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
 
     progress(1, 4, "building charts")
     dataset = inputs.dataset
+    missing_names = names.missing("submitter", dataset.results["submitter"])
+    if missing_names and (config.data_dir / "display_names.csv").exists():
+        warnings.append(Problem("no display name for submitter " + ", ".join(f"'{m}'" for m in missing_names) +
+                                "; shown as the raw id", display_path(config.data_dir / "display_names.csv",
+                                                                              root), severity="note"))
     figure_context = figures.FigureContext(dataset, config.round, config.previous_round)
     verdicts = claims.evaluate_claims(config, figure_context)
     bound = inline.bind(articles, figure_context, {v.id: v for v in verdicts}, claims.render_claim_inline,
@@ -92,7 +106,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     charts = chart_set.charts
     updated = build_date(articles)
     site_pages = pages.plan_pages(config, languages, dataset, articles, charts, updated, inputs.features,
-                                  verdicts, bound)
+                                  verdicts, bound, names)
     site_pages += pages.alias_pages(config, languages, chart_set.aliases, charts)
     progress(2, 4, "rendering pages")
 
