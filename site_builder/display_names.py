@@ -35,6 +35,9 @@ class DisplayNames:
     def author(self, raw_id) -> str:
         return self.name("author", raw_id)
 
+    def authors(self, raw_ids) -> list[str]:
+        return [self.author(raw_id) for raw_id in raw_ids]
+
     def missing(self, kind: str, ids) -> list[str]:
         """Ids of a kind that have no curated name, sorted (for the completeness test and the build note)."""
         known = self.names.get(kind, {})

@@ -39,7 +39,7 @@ def fastest_ties(entries: pd.DataFrame) -> pd.DataFrame:
     if scored.empty:
         return scored
     best = scored["score_minutes"].min()
-    return scored[scored["score_minutes"] == best].sort_values(["submitter", "system_id"])
+    return scored[scored["score_minutes"] == best].sort_values(["total_accelerators", "submitter", "system_id"])
 
 
 def _score_figure(row, context: FigureContext, lang: Language, page_path: str, element_id: str,

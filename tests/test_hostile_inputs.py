@@ -152,7 +152,7 @@ def test_editor_and_hidden_files_are_ignored_with_a_note_even_with_strict(mini_s
     for name in (".draft.md.swp", "#x.md#", "x.md~", ".DS_Store"):
         (folder / name).write_bytes(b"\x00\xff not markdown")
     (folder / "folder.md").mkdir()
-    for options in ((), ("--strict",)):
+    for options in ((), ("--strict", "--base-url", "https://reports.example.co.uk/mini/")):
         result = build(mini_site, tmp_path / f"out{len(options)}", *options)
         assert result.exit_code == 0, result.stderr
         for name in (".#draft.md", ".draft.md.swp", "#x.md#", "x.md~", ".DS_Store"):
