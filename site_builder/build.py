@@ -116,7 +116,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     for asset in [*theme.values(), vega]:
         files.add(asset.path, asset.content)
     asset_paths = {name: asset.path for name, asset in theme.items()} | {"vega.js": vega.path}
-    envs = {lang.code: render.environment(config.templates_dir, lang, {"assets": asset_paths}, {
+    envs = {lang.code: render.environment(config.templates_dir, lang, {"assets": asset_paths, "names": names}, {
         "source_label": lambda source, lang=lang: pages.score_source_label(source, lang)}) for lang in languages}
 
     _add_chart_files(files, charts, chart_set.aliases)

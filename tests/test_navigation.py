@@ -90,6 +90,7 @@ def test_display_names_reach_readers_and_raw_ids_stay_in_anchors(mini_site, tmp_
     home = _text((out / "en/index.html").read_text())
     assert "Acme Cloud Computing" in home and "Beta Labs" in home
     assert "The test desk" in (out / "en/articles/hello/index.html").read_text()
+    assert "<author><name>The test desk</name></author>" in (out / "en/feed.xml").read_text()
     assert "Acme," in (out / "data/results-deepseekv3-671b.csv").read_text()  # CSV keeps raw ids
 
 
