@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +38,16 @@ class DisplayNames:
 
     def authors(self, raw_ids) -> list[str]:
         return [self.author(raw_id) for raw_id in raw_ids]
+
+    def in_text(self, text: str) -> str:
+        """A generated sentence (a chart's text alternative) with each submitter id that has a different display
+        name replaced, as a whole token only: "Google_1" becomes "Google", "Azure_GB200" stays as it is."""
+        renamed = {raw: name for raw, name in self.names.get("submitter", {}).items() if raw != name}
+        if not renamed:
+            return text
+        pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(renamed, key=len, reverse=True))) +
+                             r")(?![\w-])")
+        return pattern.sub(lambda match: renamed[match.group(1)], text)
 
     def missing(self, kind: str, ids) -> list[str]:
         """Ids of a kind that have no curated name, sorted (for the completeness test and the build note)."""

@@ -407,7 +407,7 @@ def _chart_pages(plan: _Plan, lang: Language) -> list[Page]:
         pages.append(Page(chart.path, code, "chart.html", chart.title, plan.every_language(permalink), {
             **plan.common, "section": "charts", "chart": chart, "embed_code": embed_code(config, chart),
             # The key finding: the summary's scope and its first finding (the rest stays in "What the chart shows").
-            "finding": chart.summary[:2],
+            "finding": [plan.names.in_text(sentence) for sentence in chart.summary[:2]],
             "benchmark": {"name": plan.dataset.benchmarks.loc[benchmark, "name"],
                           "path": benchmark_path(code, benchmark)} if benchmark else None,
             "nav": [(c.id, c.title, c.path) for c in charts],

@@ -94,6 +94,14 @@ def test_display_names_reach_readers_and_raw_ids_stay_in_anchors(mini_site, tmp_
     assert "Acme," in (out / "data/results-deepseekv3-671b.csv").read_text()  # CSV keeps raw ids
 
 
+def test_display_names_in_generated_sentences_replace_whole_ids_only(shipped_site):
+    names = load_display_names(ROOT / "data", ROOT)
+    assert names.in_text("slowest: 49.44 minutes (Google_1, 256 × GB200); Azure_GB200 by Azure.") == \
+        "slowest: 49.44 minutes (Google, 256 × GB200); Azure_GB200 by Microsoft Azure."
+    page = _text((shipped_site / "en/charts/results-deepseekv3-671b/index.html").read_text())
+    assert "(Google, 256 × GB200)" in page and "Google_1" not in page
+
+
 def test_a_submitter_without_a_display_name_is_a_note(mini_site, tmp_path):
     (mini_site / "data/display_names.csv").write_text("kind,id,display_name\nsubmitter,Acme,Acme Corp\n")
     report = build_site(mini_site, tmp_path / "out")

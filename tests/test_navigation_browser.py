@@ -22,7 +22,7 @@ from tests.test_browser import browser, served  # noqa: F401  (fixtures shared w
 LANGUAGES = load_config(ROOT).languages
 WIDTHS = (320, 360, 1280)
 PAGES = ("index.html", "benchmarks/index.html", "benchmarks/deepseekv3-671b/index.html",
-         "charts/results-llama31-405b/index.html")
+         "charts/results-deepseekv3-671b/index.html")
 # What readers see of the navigation and the findings (tables and charts have their own tests).
 OWN_PARTS = ".site-menu, nav.crumbs, .finding, .related, .benchmark-index, .spec-sheet > summary, .figures"
 # English wording this slice adds; none of it may show on a page in another language.
