@@ -56,9 +56,8 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     # warnings with --strict (notes, such as an ignored editor file, never fail a build).
     problems = Collector()
     warnings: list[Problem] = []
+    # Reported with the charts left out, so that --strict still finds every input problem first.
     placeholder = placeholder_base_url_problem(config, base_url)
-    if placeholder:
-        warnings.append(placeholder)
     languages = []
     for code in config.languages:
         language, found = i18n.load_language(code, config.locales_dir, root)
@@ -91,17 +90,18 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     dataset = inputs.dataset
     missing_names = names.missing("submitter", dataset.results["submitter"])
     if missing_names and (config.data_dir / "display_names.csv").exists():
+        shown = display_path(config.data_dir / "display_names.csv", root)
         warnings.append(Problem("no display name for submitter " + ", ".join(f"'{m}'" for m in missing_names) +
-                                "; shown as the raw id", display_path(config.data_dir / "display_names.csv",
-                                                                              root), severity="note"))
+                                "; shown as the raw id", shown, severity="note"))
     figure_context = figures.FigureContext(dataset, config.round, config.previous_round)
     verdicts = claims.evaluate_claims(config, figure_context)
     bound = inline.bind(articles, figure_context, {v.id: v for v in verdicts}, claims.render_claim_inline,
                         pages.score_source_label)
     chart_set = chart_catalog.build_charts(inputs, languages)
-    warnings += chart_set.left_out.values()
-    if strict and chart_set.left_out:
-        raise SiteError([Problem(p.message, p.path, p.line, p.col, p.hint) for p in chart_set.left_out.values()])
+    late = [*([placeholder] if placeholder else []), *chart_set.left_out.values()]
+    warnings += late
+    if strict and late:
+        raise SiteError([Problem(p.message, p.path, p.line, p.col, p.hint) for p in late])
     _check_chart_references(articles, chart_set)
     charts = chart_set.charts
     updated = build_date(articles)

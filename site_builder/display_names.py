@@ -41,7 +41,7 @@ class DisplayNames:
 
     def in_text(self, text: str) -> str:
         """A generated sentence (a chart's text alternative) with each submitter id that has a different display
-        name replaced, as a whole token only: "Google_1" becomes "Google", "Azure_GB200" stays as it is."""
+        name replaced, as a whole token only: "Acme_1" becomes "Acme Corp", "Acme_1_system" stays as it is."""
         renamed = {raw: name for raw, name in self.names.get("submitter", {}).items() if raw != name}
         if not renamed:
             return text

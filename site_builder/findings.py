@@ -20,14 +20,14 @@ def _bound(quantity: Quantity, lang: Language, page_path: str, element_id: str, 
 
 
 def result_who(row, lang: Language, names: DisplayNames) -> str:
-    """"CoreWeave, 8,192 × GB300": who ran a result, at which scale, on what."""
+    """"Submitter, 8,192 × ACCELERATOR": who ran a result, at which scale, on what."""
     return lang.gettext("%(submitter)s, %(count)s × %(accelerator)s") % {
         "submitter": names.submitter(row["submitter"]), "count": lang.number(int(row["total_accelerators"])),
         "accelerator": row["accelerator"]}
 
 
 def result_who_short(row, lang: Language, names: DisplayNames) -> str:
-    """"CoreWeave (8,192 × GB300)": the same, for a list of several."""
+    """"Submitter (8,192 × ACCELERATOR)": the same, for a list of several."""
     return lang.gettext("%(submitter)s (%(count)s × %(accelerator)s)") % {
         "submitter": names.submitter(row["submitter"]), "count": lang.number(int(row["total_accelerators"])),
         "accelerator": row["accelerator"]}
@@ -56,7 +56,7 @@ def _score_figure(row, context: FigureContext, lang: Language, page_path: str, e
 def fastest_sentence(entries: pd.DataFrame, context: FigureContext, lang: Language, names: DisplayNames,
                      page_path: str, benchmark_names: dict, source_label, benchmark_name: str | None = None,
                      prefix: str = "finding") -> Markup:
-    """"Fastest: 2.0206 min, CoreWeave, 8,192 × GB300." (or "Fastest LLM: ..." with a benchmark name); ties
+    """"Fastest: 2.0206 min, Submitter, 8,192 × ACCELERATOR." (or "Fastest NAME: ..." with a benchmark name); ties
     share the sentence; a benchmark without any score says so."""
     _ = lang.gettext
     ties = fastest_ties(entries)
