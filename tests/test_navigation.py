@@ -281,3 +281,22 @@ def test_404_has_no_base_with_a_placeholder_and_the_site_path_with_a_real_addres
     assert broken_links(tmp_path / "a") == []
     build_site(mini_site, tmp_path / "b", base_url=REAL_URL)
     assert '<base href="/mini/">' in (tmp_path / "b/404.html").read_text()
+
+
+@pytest.mark.parametrize("url, placeholder", [
+    ("https://example.org/x/", True), ("https://www.example.com/", True), ("https://site.test/", True),
+    ("http://localhost:8000/", True), ("http://127.0.0.1:8000/", True), ("http://[::1]/", True),
+    ("https://mlcommons.org/x/", False), ("https://exampleorg.com/", False), ("https://example.org.uk/", False)])
+def test_which_addresses_are_placeholders(url, placeholder):
+    from site_builder.config import is_placeholder_url
+    assert is_placeholder_url(url) is placeholder
+
+
+def test_base_url_option_placeholders_warn_but_a_local_preview_address_does_not(mini_site, tmp_path):
+    doc = CliRunner().invoke(main, ["build", "--root", str(mini_site), "--out", str(tmp_path / "a"),
+                                    "--base-url", "https://example.com/x/"])
+    assert "warning: base URL https://example.com/x/ is a placeholder" in doc.stderr and "(from --base-url)" in doc.stderr
+    local = CliRunner().invoke(main, ["build", "--root", str(mini_site), "--out", str(tmp_path / "b"), "--strict",
+                                      "--base-url", "http://127.0.0.1:8000/"])
+    assert local.exit_code == 0 and "is a placeholder" not in local.stderr
+    assert '<base href="/">' in (tmp_path / "b/404.html").read_text()  # the preview serves the site there
