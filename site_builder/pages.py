@@ -468,7 +468,7 @@ def _benchmark_page(plan: _Plan, lang: Language, benchmark: str) -> Page:
     path = benchmark_path(code, benchmark)
     charts = [chart for (chart_lang, _id), chart in plan.charts_by.items()
               if chart_lang == code and plan.chart_benchmark(chart) == benchmark]
-    own, others = _articles_by_language(plan, code)
+    own = _articles_by_language(plan, code)[0]
     citing = [article for article in own if benchmark in plan.benchmarks_cited(article)]
     return Page(path, code, "benchmark.html", str(facts["name"]),
                 plan.every_language(lambda other: benchmark_path(other, benchmark)), {

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -26,8 +25,8 @@ REAL_URL = "https://reports.example.co.uk/mini/"  # not a reserved name: no plac
 def _text(html: str) -> str:
     """Visible text of a page's <main>, provenance tooltips left out, white space collapsed."""
     main = html[html.index("<main"):html.index("</main>")] if "<main" in html else html
-    main = re.sub(r'<span class="figure-note".*?</span>', "", main, flags=re.S)
-    main = re.sub(r"<script.*?</script>", "", main, flags=re.S)
+    main = re.sub(r'<span class="figure-note".*?</span>', "", main, flags=re.DOTALL)
+    main = re.sub(r"<script.*?</script>", "", main, flags=re.DOTALL)
     return re.sub(r"[ \t\r\n]+", " ", re.sub(r"<[^>]+>", " ", main)).replace(" ,", ",").replace(" .", ".")
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import csv
 import functools
-import io
 import http.server
+import io
 import threading
 from pathlib import Path
 
