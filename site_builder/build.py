@@ -29,8 +29,8 @@ from site_builder import (
     uptodate,
 )
 from site_builder import charts as chart_catalog
-from site_builder.config import SiteConfig, load_config
-from site_builder.errors import Collector, Problem, SiteError
+from site_builder.config import SiteConfig, load_config, placeholder_base_url_problem
+from site_builder.errors import Collector, Problem, SiteError, display_path
 
 
 @dataclass(frozen=True)
@@ -81,6 +81,8 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     # warnings with --strict (notes, such as an ignored editor file, never fail a build).
     problems = Collector()
     warnings: list[Problem] = []
+    # Reported with the charts left out, so that --strict still finds every input problem first.
+    placeholder = placeholder_base_url_problem(config, base_url)
     languages = []
     for code in config.languages:
         language, found = i18n.load_language(code, config.locales_dir, root)
@@ -105,20 +107,26 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     problems.raise_if_any()
 
     progress(1, 4, "building charts")
-    dataset = inputs.dataset
+    dataset, names = inputs.dataset, inputs.names  # display names are loaded with the data
+    missing_names = names.missing("submitter", dataset.results["submitter"])
+    if missing_names and (config.data_dir / "display_names.csv").exists():
+        shown = display_path(config.data_dir / "display_names.csv", root)
+        warnings.append(Problem("no display name for submitter " + ", ".join(f"'{m}'" for m in missing_names) +
+                                "; shown as the raw id", shown, severity="note"))
     figure_context = figures.FigureContext(dataset, config.round, config.previous_round)
     verdicts = claims.evaluate_claims(config, figure_context)
     bound = inline.bind(articles, figure_context, {v.id: v for v in verdicts}, claims.render_claim_inline,
-                        pages.score_source_label)
+                        pages.score_source_label, names.in_text)
     chart_set = chart_catalog.build_charts(inputs, languages, _chart_inputs_keys(config))
-    warnings += chart_set.left_out.values()
-    if strict and chart_set.left_out:
-        raise SiteError([Problem(p.message, p.path, p.line, p.col, p.hint) for p in chart_set.left_out.values()])
+    late = [*([placeholder] if placeholder else []), *chart_set.left_out.values()]
+    warnings += late
+    if strict and late:
+        raise SiteError([Problem(p.message, p.path, p.line, p.col, p.hint) for p in late])
     _check_chart_references(articles, chart_set)
     charts = chart_set.charts
     updated = build_date(articles)
     site_pages = pages.plan_pages(config, languages, dataset, articles, charts, updated, inputs.features,
-                                  verdicts, bound)
+                                  verdicts, bound, names)
     site_pages += pages.alias_pages(config, languages, chart_set.aliases, charts)
     progress(2, 4, "rendering pages")
 
@@ -129,7 +137,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
         files.add(asset.path, asset.content)
     asset_paths = {name: asset.path for name, asset in theme.items()} | {"vega.js": vega.path}
     compiled = render.TemplateCache(assets.cache_dir() / "renders")
-    envs = {lang.code: render.environment(config.templates_dir, lang, {"assets": asset_paths}, {
+    envs = {lang.code: render.environment(config.templates_dir, lang, {"assets": asset_paths, "names": names}, {
         "source_label": lambda source, lang=lang: pages.score_source_label(source, lang)}, compiled)
         for lang in languages}
 

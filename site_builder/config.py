@@ -6,6 +6,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from site_builder.errors import Collector, Problem, SiteError
 from site_builder.sources import decode_text
@@ -43,6 +44,49 @@ class SiteConfig:
 
     def content_path(self, lang: str) -> Path:
         return self.content_dir / lang
+
+    @property
+    def base_url_is_placeholder(self) -> bool:
+        """True while the base URL names no public deployment (example.org, localhost, a reserved test name):
+        pages say so where they print it (embed code, citation)."""
+        return is_placeholder_url(self.base_url)
+
+    @property
+    def base_path_is_known(self) -> bool:
+        """False for a documentation name (example.org, *.test): its path says nothing about where the site is
+        served. A local address (the preview server's) is where the site is served."""
+        return not _DOCUMENTATION_HOST.match(urlsplit(self.base_url).hostname or "")
+
+
+# Names that can never be where a site is published: RFC 2606 documentation names, and local addresses.
+_DOCUMENTATION_HOST = re.compile(r"^(?:[\w-]+\.)*(?:example\.(?:org|com|net)|example|test|invalid)$", re.IGNORECASE)
+_LOCAL_HOST = re.compile(r"^(?:[\w-]+\.)*localhost$|^127\.\d+\.\d+\.\d+$|^::1$", re.IGNORECASE)
+
+
+def is_placeholder_url(url: str) -> bool:
+    host = urlsplit(url).hostname or ""
+    return bool(_DOCUMENTATION_HOST.match(host) or _LOCAL_HOST.match(host))
+
+
+def placeholder_base_url_problem(config: SiteConfig, override: str | None = None) -> Problem | None:
+    """A warning (an error with --strict) while the base URL is a placeholder, at site.toml's line or naming
+    the --base-url option."""
+    if not config.base_url_is_placeholder:
+        return None
+    if override is not None and config.base_path_is_known:  # a deliberate local build (the preview server's)
+        return None
+    message = f"base URL {config.base_url} is a placeholder: feeds, the sitemap, canonical links and embed codes " \
+              f"will point to it"
+    hint = "set base_url to the address the site is published at, or pass --base-url"
+    if override is not None:
+        return Problem(message + " (from --base-url)", hint="pass the address the site is published at",
+                       severity="warning")
+    path = config.root / CONFIG_FILE
+    try:
+        line = _line_of(decode_text(path.read_bytes(), CONFIG_FILE)[0] or "", "base_url")
+    except OSError:
+        line = None
+    return Problem(message, CONFIG_FILE, line, hint=hint, severity="warning")
 
 
 # name -> (python type, required, description); types are checked before conversion.

@@ -101,12 +101,13 @@ def describe(quantity: Quantity, lang: Language, benchmark_names: dict[str, str]
 
 
 def figure_html(quantity: Quantity, lang: Language, page_path: str, element_id: str,
-                benchmark_names: dict[str, str], source_label: Callable[[str, Language], str]) -> str:
+                benchmark_names: dict[str, str], source_label: Callable[[str, Language], str],
+                rename: Callable[[str], str] = str) -> str:
     """A bound figure: the number links to its (first) row; its provenance is a tooltip that hover and
     keyboard focus reveal and that screen readers get as the link's description."""
     text = html.escape(format_quantity(quantity, lang))
     value = f'<data value="{quantity.value:.{max(quantity.decimals, 0)}f}">{text}</data>'
-    note = html.escape(describe(quantity, lang, benchmark_names, source_label))
+    note = html.escape(rename(describe(quantity, lang, benchmark_names, source_label)))
     tip = f'<span class="figure-note" role="tooltip" id="{element_id}">{note}</span>'
     if quantity.refs:
         ref = quantity.refs[0]
@@ -127,6 +128,7 @@ class BoundArticles:
     benchmark_names: dict[str, str]
     source_label: Callable[[str, Language], str]
     claim_html: Callable[[object, Language, str], str]
+    rename: Callable[[str], str] = str  # raw submitter ids in provenance text -> display names
 
     def html(self, article, lang: Language, page_path: str) -> str:
         """The article's HTML with every inline shortcode marker replaced, for a page at `page_path`."""
@@ -136,7 +138,7 @@ class BoundArticles:
             code = codes[int(match.group(1))]
             if code.name == "fig":
                 return figure_html(self.figures[(article.source, code.index)], lang, page_path,
-                                   f"fig-{code.index}", self.benchmark_names, self.source_label)
+                                   f"fig-{code.index}", self.benchmark_names, self.source_label, self.rename)
             if code.name == "claim":
                 return self.claim_html(self.claims[code.args[0]], lang, page_path)
             raise AssertionError(f"no renderer for shortcode '{code.name}'")  # markup knows every name
@@ -145,7 +147,7 @@ class BoundArticles:
 
 
 def bind(articles, context: FigureContext, claims: dict, claim_html: Callable[[object, Language, str], str],
-         source_label: Callable[[str, Language], str]) -> BoundArticles:
+         source_label: Callable[[str, Language], str], rename: Callable[[str], str] = str) -> BoundArticles:
     """Resolve every `fig` and `claim` shortcode of every article; all failures reported together."""
     problems = Collector()
     figures = resolve_figures(articles, context, problems)
@@ -162,4 +164,4 @@ def bind(articles, context: FigureContext, claims: dict, claim_html: Callable[[o
                                else "claims of this round: " + (", ".join(sorted(claims)) or "none"))
     problems.raise_if_any()
     names = {str(b): str(context.dataset.benchmarks.loc[b, "name"]) for b in context.dataset.benchmarks.index}
-    return BoundArticles(figures, claims, names, source_label, claim_html)
+    return BoundArticles(figures, claims, names, source_label, claim_html, rename)

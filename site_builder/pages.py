@@ -8,13 +8,16 @@ import re
 from dataclasses import dataclass, field
 
 import pandas as pd
+from slugify import slugify
 
-from site_builder import claims as claim_stage, derive, metrics
+from site_builder import claims as claim_stage, derive, findings, metrics
 from site_builder.charts import Chart, Features, benchmark_chart_id
 from site_builder.charts.scaling import scaling_chart_id
 from site_builder.config import SiteConfig
 from site_builder.content import Article, translations_of
 from site_builder.data import Dataset
+from site_builder.display_names import DisplayNames
+from site_builder.figures import FigureContext
 from site_builder.i18n import Language
 from site_builder.inline import BoundArticles, format_value
 from site_builder.render import served_path
@@ -50,6 +53,10 @@ def articles_path(lang: str) -> str:
 
 def charts_path(lang: str) -> str:
     return f"{lang}/charts/index.html"
+
+
+def benchmarks_path(lang: str) -> str:
+    return f"{lang}/benchmarks/index.html"
 
 
 def embed_path(lang: str, chart_id: str) -> str:
@@ -159,17 +166,20 @@ def _choice_label(column: str, value: str, lang: Language) -> str:
     return labels[column].get(value, value)
 
 
-def result_rows(entries: pd.DataFrame, lang: Language, info: RoundInfo | None = None) -> list[dict]:
+def result_rows(entries: pd.DataFrame, lang: Language, info: RoundInfo | None = None,
+                names: DisplayNames | None = None) -> list[dict]:
     """Table rows with their detail view: scored results fastest first, then unscored ones by scale."""
     ordered = entries.assign(missing=entries["score_minutes"].isna()).sort_values(
         ["missing", "score_minutes", "total_accelerators", "submitter", "system_id"])
+    names = names or DisplayNames()
     rows = []
     for _, row in ordered.iterrows():
         score = _optional(row["score_minutes"])
         rcp = _optional(row["rcp_scaling_factor"])
         rows.append({
             "anchor": result_anchor(row["round"], row["submitter"], row["system_id"]), "round": row["round"],
-            "submitter": row["submitter"], "system": row["system_id"], "system_name": row["system_name"],
+            "submitter": row["submitter"], "submitter_name": names.submitter(row["submitter"]),
+            "system": row["system_id"], "system_name": row["system_name"],
             "accelerator": row["accelerator"], "accelerator_model": row["accelerator_model"],
             "accelerators": int(row["total_accelerators"]), "nodes": int(row["number_of_nodes"]),
             "per_node": int(row["accelerators_per_node"]), "host_processor": row["host_processor"],
@@ -208,10 +218,11 @@ def _anchor_of(row: pd.Series) -> str | None:
     return result_anchor(row["round"], row["submitter"], row["system_id"])
 
 
-def results_table(entries: pd.DataFrame, lang: Language, info: RoundInfo | None) -> dict:
+def results_table(entries: pd.DataFrame, lang: Language, info: RoundInfo | None,
+                  names: DisplayNames | None = None) -> dict:
     """A results table with what a reader needs to read it: the legend of its sources and how many
     results have no score."""
-    rows = result_rows(entries, lang, info)
+    rows = result_rows(entries, lang, info, names)
     return {"rows": rows, "legend": legend([r["method"] for r in rows], lang),
             "scored": sum(r["score"] is not None for r in rows),
             "unscored": sum(r["score"] is None for r in rows),
@@ -234,6 +245,7 @@ class _Plan:
     bound: BoundArticles  # the articles' figures and claims, resolved
     round_infos: dict[str, RoundInfo]  # round -> its declared facts (results repository for folder links)
     features: Features | None = None
+    names: DisplayNames = field(default_factory=DisplayNames)
 
     @property
     def current(self) -> pd.DataFrame:
@@ -242,23 +254,67 @@ class _Plan:
     def every_language(self, path_of) -> dict[str, str]:
         return {code: path_of(code) for code in self.codes}
 
+    @property
+    def figure_context(self) -> FigureContext:
+        return FigureContext(self.dataset, self.config.round, self.config.previous_round)
+
+    @property
+    def benchmark_names(self) -> dict[str, str]:
+        return {str(b): str(self.dataset.benchmarks.loc[b, "name"]) for b in self.dataset.benchmarks.index}
+
+    def chart_benchmark(self, chart: Chart) -> str | None:
+        """The benchmark a chart is about: results-<benchmark> charts say so, the scaling showcase is the
+        round's scaling benchmark; round-wide charts have none."""
+        showcase = self.features.scaling_benchmark if self.features else None
+        if chart.benchmark is None and showcase and chart.id == scaling_chart_id(showcase):
+            return showcase
+        return chart.benchmark
+
+    def benchmarks_cited(self, article: Article) -> set[str]:
+        """Benchmarks an article cites: through a chart shortcode or a bound figure's result rows."""
+        cited = {self.chart_benchmark(self.charts_by[(article.lang, chart_id)])
+                 for chart_id, _line in article.charts if (article.lang, chart_id) in self.charts_by}
+        for code in article.shortcodes:
+            quantity = self.bound.figures.get((article.source, code.index))
+            if quantity is not None:
+                cited |= {ref.benchmark for ref in quantity.refs}
+        return cited - {None}
+
+    def benchmark_entries(self, lang: Language, page_path: str) -> list[dict]:
+        """Every benchmark of the round with its counts and its finding, for the index and the home page."""
+        current, code = self.current, lang.code
+        entries = []
+        for b in self.round_benchmarks:
+            rows = current[current["benchmark"] == b]
+            entries.append({
+                "id": b, "name": self.dataset.benchmarks.loc[b, "name"], "path": benchmark_path(code, b),
+                "task": task_label(self.dataset.benchmarks.loc[b, "task"], lang),
+                "results": len(rows), "scored": int(rows["score_minutes"].notna().sum()),
+                "new": self.dataset.benchmarks.loc[b, "round_introduced"] == self.config.round,
+                "finding": findings.fastest_sentence(rows, self.figure_context, lang, self.names,
+                                                     page_path, self.benchmark_names,
+                                                     score_source_label, prefix=f"finding-{slugify(b)}"),
+            })
+        return entries
+
 
 def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, articles: list[Article],
                charts: list[Chart], updated: dt.date, features: Features | None, claims: tuple,
-               bound: BoundArticles) -> list[Page]:
+               bound: BoundArticles, names: DisplayNames | None = None) -> list[Page]:
     current = dataset.round(config.round)
     round_benchmarks = dataset.benchmarks_in(config.round)
     codes = [lang.code for lang in languages]
     homes = [{"code": lang.code, "name": lang.native_name, "title": config.title[lang.code],
               "path": home_path(lang.code), "not_found": lang.gettext("This page does not exist.")}
              for lang in languages]
-    common = {"config": config, "updated": updated,
+    names = names or DisplayNames()
+    common = {"config": config, "updated": updated, "names": names, "section": None,
               "lang_names": {lang.code: lang.native_name for lang in languages}}
     round_infos = {name: load_round_info(config.data_dir, name, config.root)
                    for name in (config.round, config.previous_round) if name}
     plan = _Plan(config, dataset, articles, {(c.lang, c.id): c for c in charts}, codes, common, round_benchmarks,
                  metrics.headline(current), metrics.fastest_per_benchmark(current, round_benchmarks), bound,
-                 round_infos, features)
+                 round_infos, features, names)
 
     site = [Page("index.html", None, "chooser.html", config.title[config.default_language],
                  plan.every_language(home_path), {**common, "homes": homes}, x_default="index.html")]
@@ -266,6 +322,7 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
         site.append(_home_page(plan, lang))
         site += _chart_pages(plan, lang)
         site += _article_pages(plan, lang)
+        site.append(_benchmarks_page(plan, lang))
         site += [_benchmark_page(plan, lang, benchmark) for benchmark in round_benchmarks]
         site.append(_claims_page(plan, lang, claims))
     site.append(Page("404.html", None, "404.html", "404", {}, {**common, "homes": homes}, in_sitemap=False))
@@ -274,12 +331,7 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
 
 def _home_page(plan: _Plan, lang: Language) -> Page:
     code, config, dataset, current = lang.code, plan.config, plan.dataset, plan.current
-    benchmarks = [{
-        "id": b, "name": dataset.benchmarks.loc[b, "name"], "path": benchmark_path(code, b),
-        "results": int((current["benchmark"] == b).sum()),
-        "scored": int(((current["benchmark"] == b) & current["score_minutes"].notna()).sum()),
-        "new": dataset.benchmarks.loc[b, "round_introduced"] == config.round,
-    } for b in plan.round_benchmarks]
+    benchmarks = plan.benchmark_entries(lang, home_path(code))
     fastest_rows = []
     for _, row in plan.fastest.iterrows():
         scored = _optional(row["score_minutes"]) is not None
@@ -289,6 +341,7 @@ def _home_page(plan: _Plan, lang: Language) -> Page:
             "decimals": score_decimals_of(row),
             "anchor": _anchor_of(row),
             "submitter": row.get("submitter"), "system": row.get("system_id"), "accelerator": row.get("accelerator"),
+            "submitter_name": plan.names.submitter(row["submitter"]) if scored else None,
             "accelerators": _optional(row.get("total_accelerators")), "unscored": int(row["unscored"]),
             "results": int((current["benchmark"] == row["benchmark"]).sum()),
             "source_label": score_method_label(method_of(row), lang) if scored else "",
@@ -307,8 +360,16 @@ def _home_page(plan: _Plan, lang: Language) -> Page:
                   ["fastest-per-benchmark", scaling_chart_id(showcase) if showcase else None]]
     round_charts = [chart for (chart_lang, _id), chart in plan.charts_by.items()
                     if chart_lang == code and chart.benchmark is None]
+    # The round's finding, from the data: the showcase benchmark's fastest result, then who took part.
+    finding = [findings.round_sentence(plan.figure_context, lang, home_path(code), plan.benchmark_names,
+                                       score_source_label)]
+    if showcase in plan.round_benchmarks:
+        finding.insert(0, findings.fastest_sentence(
+            current[current["benchmark"] == showcase], plan.figure_context, lang, plan.names, home_path(code),
+            plan.benchmark_names, score_source_label, benchmark_name=str(dataset.benchmarks.loc[showcase, "name"])))
     return Page(home_path(code), code, "home.html", config.title[code], plan.every_language(home_path), {
-        **plan.common, "headline": headline, "largest_note": _largest_note(headline, lang),
+        **plan.common, "headline": headline, "largest_note": _largest_note(headline, lang, plan.names),
+        "finding": finding, "benchmarks_path": benchmarks_path(code),
         "showcase": next((row for row in fastest_rows if row["benchmark"] == showcase and row["score"] is not None),
                          None),
         "fastest": fastest, "benchmarks": benchmarks,
@@ -323,13 +384,13 @@ def round_label(config: SiteConfig) -> str:
     return load_round_info(config.data_dir, config.round, config.root).label
 
 
-def _largest_note(headline: metrics.Headline, lang: Language) -> str:
+def _largest_note(headline: metrics.Headline, lang: Language, names: DisplayNames) -> str:
     """Who reached the largest scale: every system that shares it, or how many when there are more than three."""
     systems = headline.largest_scale_systems
     if len(systems) > 3:
         return lang.gettext("accelerators: %(count)s systems") % {"count": lang.number(len(systems))}
     return lang.gettext("accelerators: %(systems)s") % {
-        "systems": lang.list([f"{row['submitter']} {row['system_id']}" for _i, row in systems.iterrows()])}
+        "systems": lang.list([findings.result_who_short(row, lang, names) for _i, row in systems.iterrows()])}
 
 
 def _chart_pages(plan: _Plan, lang: Language) -> list[Page]:
@@ -337,13 +398,18 @@ def _chart_pages(plan: _Plan, lang: Language) -> list[Page]:
     code, config = lang.code, plan.config
     charts = [chart for (chart_lang, _id), chart in plan.charts_by.items() if chart_lang == code]
     pages = [Page(charts_path(code), code, "charts.html", lang.gettext("Charts"), plan.every_language(charts_path),
-                  {**plan.common, "charts": charts}, x_default=charts_path(config.default_language))]
+                  {**plan.common, "section": "charts", "charts": charts}, x_default=charts_path(config.default_language))]
     for chart in charts:
         def permalink(other: str, chart_id: str = chart.id) -> str:
             return plan.charts_by[(other, chart_id)].path
 
+        benchmark = plan.chart_benchmark(chart)
         pages.append(Page(chart.path, code, "chart.html", chart.title, plan.every_language(permalink), {
-            **plan.common, "chart": chart, "embed_code": embed_code(config, chart),
+            **plan.common, "section": "charts", "chart": chart, "embed_code": embed_code(config, chart),
+            # The key finding: the summary's scope and its first finding (the rest stays in "What the chart shows").
+            "finding": [plan.names.in_text(sentence) for sentence in chart.summary[:2]],
+            "benchmark": {"name": plan.dataset.benchmarks.loc[benchmark, "name"],
+                          "path": benchmark_path(code, benchmark)} if benchmark else None,
             "nav": [(c.id, c.title, c.path) for c in charts],
         }, x_default=permalink(config.default_language), og_image=f"charts/{code}/{chart.id}.png"))
         pages.append(Page(embed_path(code, chart.id), code, "embed.html", chart.title, {},
@@ -362,14 +428,15 @@ def _article_pages(plan: _Plan, lang: Language) -> list[Page]:
     code, config = lang.code, plan.config
     own, others = _articles_by_language(plan, code)
     pages = [Page(articles_path(code), code, "articles.html", lang.gettext("Articles"),
-                  plan.every_language(articles_path), {**plan.common, "own_articles": own, "other_articles": others},
+                  plan.every_language(articles_path), {**plan.common, "section": "articles", "own_articles": own,
+                                                       "other_articles": others},
                   x_default=articles_path(config.default_language))]
     for article in own:
         translations = sorted(translations_of(article, plan.articles), key=lambda t: plan.codes.index(t.lang))
         alternates = {code: article.path, **{t.lang: t.path for t in translations}}
         pages.append(Page(article.path, code, "article.html", article.title,
                           {c: alternates[c] for c in plan.codes if c in alternates}, {
-                              **plan.common, "article": article, "translations": translations,
+                              **plan.common, "section": "articles", "article": article, "translations": translations,
                               "parts": article_parts(article, plan.charts_by, plan.bound.html(article, lang, article.path))},
                           x_default=alternates.get(config.default_language),
                           og_image=f"og/{code}/articles/{article.slug}.png",
@@ -395,17 +462,39 @@ def _benchmark_page(plan: _Plan, lang: Language, benchmark: str) -> Page:
             "before_anchor": _anchor_of(best_before), "now_anchor": _anchor_of(best_now),
             "unscored_now": int(entries["score_minutes"].isna().sum()),
             # Every result of the previous round, so that a figure citing one has a row to link to.
-            "table": results_table(before, lang, plan.round_infos.get(config.previous_round)),
+            "table": results_table(before, lang, plan.round_infos.get(config.previous_round), plan.names),
         }
-    table = results_table(entries, lang, plan.round_infos.get(config.round))
-    return Page(benchmark_path(code, benchmark), code, "benchmark.html", str(facts["name"]),
+    table = results_table(entries, lang, plan.round_infos.get(config.round), plan.names)
+    path = benchmark_path(code, benchmark)
+    charts = [chart for (chart_lang, _id), chart in plan.charts_by.items()
+              if chart_lang == code and plan.chart_benchmark(chart) == benchmark]
+    own = _articles_by_language(plan, code)[0]
+    citing = [article for article in own if benchmark in plan.benchmarks_cited(article)]
+    return Page(path, code, "benchmark.html", str(facts["name"]),
                 plan.every_language(lambda other: benchmark_path(other, benchmark)), {
-                    **plan.common, "benchmark": facts, "task": task_label(facts["task"], lang),
+                    **plan.common, "section": "benchmarks", "benchmark": facts, "task": task_label(facts["task"], lang),
+                    "finding": [findings.fastest_sentence(entries, plan.figure_context, lang, plan.names, path,
+                                                          plan.benchmark_names, score_source_label)],
+                    "finding_note": findings.unscored_sentence(entries, lang),
+                    "charts": charts, "citing": citing, "benchmarks_path": benchmarks_path(code),
                     "table": table, "rows": table["rows"], "scored": table["scored"],
                     "chart": plan.charts_by[(code, benchmark_chart_id(benchmark))], "comparison": comparison,
+                    "comparison_names": {"before": plan.names.submitter(comparison["before"].get("submitter", "")),
+                                         "now": plan.names.submitter(comparison["now"].get("submitter", ""))}
+                    if comparison else None,
                     "nav": [(b, dataset.benchmarks.loc[b, "name"], benchmark_path(code, b))
                             for b in plan.round_benchmarks],
                 }, x_default=benchmark_path(config.default_language, benchmark))
+
+
+def _benchmarks_page(plan: _Plan, lang: Language) -> Page:
+    """Every benchmark of the round with its finding and its result counts."""
+    code = lang.code
+    return Page(benchmarks_path(code), code, "benchmarks.html", lang.gettext("Benchmarks"),
+                plan.every_language(benchmarks_path), {
+                    **plan.common, "section": "benchmarks",
+                    "benchmarks": plan.benchmark_entries(lang, benchmarks_path(code))},
+                x_default=benchmarks_path(plan.config.default_language))
 
 
 def alias_pages(config: SiteConfig, languages: list[Language], aliases: dict[str, str],
@@ -435,7 +524,8 @@ def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
     code, names = lang.code, plan.dataset.benchmarks["name"]
 
     def evidence(quantity) -> list[dict]:
-        return [{"label": f"{ref.submitter} {ref.system_id} ({names.get(ref.benchmark, ref.benchmark)}, {ref.round})",
+        return [{"label": f"{plan.names.submitter(ref.submitter)} {ref.system_id} "
+                          f"({names.get(ref.benchmark, ref.benchmark)}, {ref.round})",
                  "path": benchmark_path(code, ref.benchmark) + "#" + result_anchor(ref.round, ref.submitter,
                                                                                    ref.system_id)}
                 for ref in quantity.refs]
@@ -461,6 +551,7 @@ def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
     counts = {verdict: sum(1 for v in verdicts if v.verdict == verdict) for verdict in claim_stage.VERDICTS}
     legend = [(verdict, claim_stage.verdict_label(verdict, lang), counts[verdict]) for verdict in claim_stage.VERDICTS]
     return Page(claim_stage.claims_path(code), code, "claims.html", lang.gettext("Claims about the round"),
-                plan.every_language(claim_stage.claims_path), {**plan.common, "claims": items, "legend": legend,
+                plan.every_language(claim_stage.claims_path), {**plan.common, "section": "claims", "claims": items,
+                                                                "legend": legend,
                                                                 "marks": claim_stage.VERDICT_MARKS},
                 x_default=claim_stage.claims_path(plan.config.default_language))

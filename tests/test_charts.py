@@ -274,3 +274,21 @@ def test_same_colour_for_an_accelerator_or_vendor_everywhere_and_no_legend_entry
                     checked[encoding["field"]] += 1
         assert len(colours) <= 8, (chart.id, colours)
     assert checked["accelerator"] >= 20 and checked["accelerator_vendor"] >= 2
+
+
+def test_charts_show_display_names_and_keep_raw_ids_in_their_csv(tmp_path):
+    """A submitter's raw id ("Google_1") never reaches a chart reader; the chart's CSV keeps it."""
+    from site_builder.charts import build_charts, load_inputs
+    from site_builder.i18n import load_language
+    from tests.conftest import ROOT
+
+    inputs = load_inputs(ROOT / "data", "v6.0", "v5.1", ROOT)
+    renamed = {raw: name for raw, name in inputs.names.names["submitter"].items() if raw != name}
+    assert "Google_1" in renamed
+    english = load_language("en", ROOT / "locales", ROOT)[0]
+    charts = build_charts(inputs, [english]).charts
+    showing = [chart for chart in charts if "Google_1" in set(chart.rows.get("submitter", []))]
+    assert showing, "a chart plots the Google_1 results"
+    for chart in showing:
+        text = json.dumps(chart.spec, ensure_ascii=False) + " ".join(chart.summary)
+        assert "Google_1" not in text and renamed["Google_1"] in text, chart.id

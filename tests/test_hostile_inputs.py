@@ -152,7 +152,7 @@ def test_editor_and_hidden_files_are_ignored_with_a_note_even_with_strict(mini_s
     for name in (".draft.md.swp", "#x.md#", "x.md~", ".DS_Store"):
         (folder / name).write_bytes(b"\x00\xff not markdown")
     (folder / "folder.md").mkdir()
-    for options in ((), ("--strict",)):
+    for options in ((), ("--strict", "--base-url", "https://reports.example.co.uk/mini/")):
         result = build(mini_site, tmp_path / f"out{len(options)}", *options)
         assert result.exit_code == 0, result.stderr
         for name in (".#draft.md", ".draft.md.swp", "#x.md#", "x.md~", ".DS_Store"):
@@ -294,7 +294,7 @@ def test_filter_error_in_a_template_names_the_template_line_and_page(mini_site, 
 def test_template_syntax_error_names_file_and_line(mini_site, own_templates, tmp_path):
     edit(own_templates / "home.html", "{{ headline.organizations|number }}", "{{ headline.organizations|number }")
     lines = fails(mini_site, tmp_path / "out")
-    assert any(entry.startswith("templates/home.html:11: error: template syntax error:") for entry in lines), lines
+    assert any(entry.startswith("templates/home.html:13: error: template syntax error:") for entry in lines), lines
 
 
 # derive-data --------------------------------------------------------------------------------------

@@ -46,6 +46,7 @@ from site_builder.charts.overview import (
 )
 from site_builder.charts.scaling import scaling, scaling_chart_id
 from site_builder.data import Dataset
+from site_builder.display_names import DisplayNames, load_display_names
 from site_builder.errors import Collector, Problem, SiteError
 from site_builder.hardware import DARK_COLOURS, Hardware
 from site_builder.i18n import Language
@@ -91,10 +92,10 @@ class ChartSet:
 
 
 def prepare_inputs(dataset: Dataset, hardware: Hardware, info: RoundInfo, round_name: str,
-                   previous_round: str | None, problems: Collector) -> ChartInputs:
+                   previous_round: str | None, problems: Collector, names: DisplayNames | None = None) -> ChartInputs:
     """Chart inputs with the round's features; unknown names in round.toml's [charts] go to `problems`."""
     features = resolve_features(info, dataset, round_name, hardware, problems)
-    return ChartInputs(dataset, round_name, previous_round, hardware, features)
+    return ChartInputs(dataset, round_name, previous_round, hardware, features, names or DisplayNames())
 
 
 def catalog(inputs: ChartInputs) -> dict[str, ChartFactory]:
@@ -169,8 +170,23 @@ def _build_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lang
     titled = draft.chart.properties(title=title_params(draft.heading, draft.subtitle, note), usermeta=usermeta)
     summary = (*draft.summary, note) if note else tuple(draft.summary)
     benchmark = next((b for b in inputs.round_benchmarks() if benchmark_chart_id(b) == chart_id), None)
-    return Chart(chart_id, lang.code, draft.title, draft.description, localize(titled, lang), draft.rows,
-                 draft.unscored, summary, tuple(draft.columns), draft.in_scope, benchmark)
+    # Readers see submitters by their display names, in marks, legends, tooltips and text alike (the same
+    # whole-token swap everywhere keeps scale domains and data values matching); the CSV keeps raw ids.
+    named = inputs.names.in_text
+    return Chart(chart_id, lang.code, named(draft.title), named(draft.description),
+                 _renamed(localize(titled, lang), named), draft.rows, draft.unscored, tuple(map(named, summary)),
+                 tuple(draft.columns), draft.in_scope, benchmark)
+
+
+def _renamed(value, named):
+    """Every string of a spec with raw submitter ids replaced by display names."""
+    if isinstance(value, str):
+        return named(value)
+    if isinstance(value, list):
+        return [_renamed(item, named) for item in value]
+    if isinstance(value, dict):
+        return {key: _renamed(item, named) for key, item in value.items()}
+    return value
 
 
 def _declared_where(inputs: ChartInputs, chart_id: str) -> tuple[str | None, int | None]:
@@ -255,8 +271,9 @@ def load_inputs(data_dir: Path, round_name: str, previous_round: str | None, roo
     dataset = attempt(load_dataset, data_dir, rounds, root)
     hardware = attempt(load_hardware, data_dir, root)
     info = attempt(load_round_info, data_dir, round_name, root)
+    names = attempt(load_display_names, data_dir, root)
     problems.raise_if_any()
     hardware.check_results(dataset.results, problems)
-    inputs = prepare_inputs(dataset, hardware, info, round_name, previous_round, problems)
+    inputs = prepare_inputs(dataset, hardware, info, round_name, previous_round, problems, names)
     problems.raise_if_any()
     return inputs

@@ -11,6 +11,7 @@ import pandas as pd
 
 from site_builder.charts.features import Features
 from site_builder.data import Dataset
+from site_builder.display_names import DisplayNames
 from site_builder.hardware import Hardware
 from site_builder.i18n import Language
 
@@ -53,6 +54,7 @@ class ChartInputs:
     previous_round: str | None
     hardware: Hardware
     features: Features
+    names: DisplayNames = DisplayNames()  # readers see submitters by their curated names
 
     @property
     def current(self) -> pd.DataFrame:
