@@ -324,3 +324,21 @@ def java() -> str:
             pytest.fail(message)
         pytest.skip(message)
     return found
+
+
+def wait_until(page, expression: str, timeout: float = 15.0) -> None:
+    """Poll a JavaScript expression (or function) until it is truthy. Playwright's wait_for_function evaluates
+    its predicate with eval once its first try fails, which the site's Content-Security-Policy blocks; a plain
+    evaluate goes through the debugging protocol, which the policy does not govern."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if page.evaluate(expression):
+                return
+        except Exception as error:  # the page is navigating (a reload): its context is gone for a moment
+            if "context was destroyed" not in str(error) and "navigat" not in str(error):
+                raise
+        assert time.monotonic() < deadline, f"still false after {timeout} s: {expression}"
+        page.wait_for_timeout(100)

@@ -15,7 +15,7 @@ import pytest
 
 from site_builder.config import load_config
 from tests.conftest import ROOT
-from tests.site_checks import validator_file
+from tests.site_checks import validator_file, wait_until
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 REQUIRED = os.environ.get("SITE_BUILDER_REQUIRE_BROWSER") == "1"  # CI sets this: no silent skip there
@@ -88,7 +88,7 @@ def _open(browser, url, width=1200):
                                           ("it/benchmarks/llama31-8b/index.html", 1)])
 def test_charts_draw_without_errors_or_foreign_requests(browser, served, path, charts):
     page, errors, foreign = _open(browser, served + path)
-    page.wait_for_function(f"document.querySelectorAll('.vega-chart svg.marks').length >= {charts}", timeout=15000)
+    wait_until(page, f"document.querySelectorAll('.vega-chart svg.marks').length >= {charts}", timeout=15)
     assert errors == [] and foreign == []
     page.close()
 
@@ -112,7 +112,7 @@ def test_results_table_sorts_and_keeps_missing_scores_last(browser, served):
 
 def test_site_works_from_file_urls_and_narrow_screens(browser, shipped_site):
     page, errors, foreign = _open(browser, (shipped_site / "it/index.html").as_uri(), width=320)
-    page.wait_for_function("document.querySelectorAll('.vega-chart svg.marks').length >= 2", timeout=15000)
+    wait_until(page, "document.querySelectorAll('.vega-chart svg.marks').length >= 2", timeout=15)
     width = page.evaluate("document.querySelector('.vega-chart svg.marks').getBoundingClientRect().width")
     assert 200 < width <= 320
     page.click("text=Tiếng Việt")
@@ -151,7 +151,7 @@ def test_every_catalog_chart_draws_in_its_embed_page(browser, served, lang):
     page.on("request", lambda r: foreign.append(r.url) if not r.url.startswith(served.split("/reports/")[0]) else None)
     for chart in CATALOG:
         page.goto(f"{served}embed/{lang}/{chart}.html")
-        page.wait_for_function("document.querySelector('.vega-chart svg.marks') !== null", timeout=15000)
+        wait_until(page, "document.querySelector('.vega-chart svg.marks') !== null", timeout=15)
         marks = page.evaluate("document.querySelectorAll('.vega-chart svg.marks .mark-symbol path, "
                               ".vega-chart svg.marks .mark-rect path, .vega-chart svg.marks .mark-line path').length")
         assert marks > 0, (lang, chart)
@@ -183,7 +183,7 @@ def test_embed_on_another_origin_resizes_its_iframe(browser, served, tmp_path):
     try:
         page = browser.new_page(viewport={"width": 900, "height": 800})
         page.goto(f"http://localhost:{server.server_port}/index.html")  # "localhost" vs 127.0.0.1: another origin
-        page.wait_for_function("document.querySelector('iframe').style.height !== '480px'", timeout=15000)
+        wait_until(page, "document.querySelector('iframe').style.height !== '480px'", timeout=15)
         # The frame reports its height again once the chart has drawn: wait for the host to follow it.
         deadline, height, inner = time.monotonic() + 15, 0, -100
         while time.monotonic() < deadline and not (abs(height - inner) <= 2 and height > 150):
@@ -206,8 +206,14 @@ def test_chart_hidden_at_load_draws_when_shown(browser, served, shipped_site):
     page.wait_for_timeout(500)
     assert page.evaluate("document.querySelector('.vega-chart').getBoundingClientRect().width") == 0
     page.evaluate("document.getElementById('box').hidden = false")
-    page.wait_for_function("(document.querySelector('.vega-chart svg.marks') || {getBoundingClientRect: () => "
-                           "({width: 0})}).getBoundingClientRect().width > 700", timeout=10000)
+    # Polled from here: Playwright's wait_for_function evaluates its predicate with eval, which the page's
+    # Content-Security-Policy blocks.
+    width, deadline = 0, time.monotonic() + 15
+    while width <= 700 and time.monotonic() < deadline:
+        page.wait_for_timeout(200)
+        width = page.evaluate("(document.querySelector('.vega-chart svg.marks') || {getBoundingClientRect: () => "
+                              "({width: 0})}).getBoundingClientRect().width")
+    assert width > 700
     assert errors == []
     page.close()
 
@@ -257,7 +263,7 @@ def check_pages(context, root: str, paths: list[str], axe: str | None) -> dict[s
         page.goto(root + path)
         problems = []
         try:
-            page.wait_for_function(ALL_CHARTS_DRAWN, timeout=20000)
+            wait_until(page, ALL_CHARTS_DRAWN, timeout=20)
         except Exception:  # noqa: BLE001 - a timeout is the finding
             problems.append("a chart was not drawn")
         problems += [f"CSP {v}" for v in page.evaluate("window.__csp")]
@@ -332,7 +338,7 @@ def test_the_policy_blocks_inline_code_and_other_origins(browser, served, shippe
     context.add_init_script(LISTEN_FOR_VIOLATIONS)
     page = context.new_page()
     page.goto(served + "embed/en/policy-test.html" if scheme == "http" else (copy / "embed/en/policy-test.html").as_uri())
-    page.wait_for_function(ALL_CHARTS_DRAWN, timeout=20000)
+    wait_until(page, ALL_CHARTS_DRAWN, timeout=20)
     violations = " | ".join(page.evaluate("window.__csp"))
     assert page.evaluate("window.__ran === undefined")
     assert "script-src-elem" in violations and "style-src-attr" in violations and "img-src" in violations
@@ -362,7 +368,7 @@ def test_tooltip_shows_under_the_policy_styled_by_the_site(browser, served, ship
     context.add_init_script(LISTEN_FOR_VIOLATIONS)
     page = context.new_page()
     page.goto(f"{served}embed/en/{chart}.html")
-    page.wait_for_function(ALL_CHARTS_DRAWN, timeout=20000)
+    wait_until(page, ALL_CHARTS_DRAWN, timeout=20)
     mark = page.locator(".vega-chart svg.marks .mark-symbol path, .vega-chart svg.marks .mark-rect path").first
     box = mark.bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)

@@ -6,6 +6,7 @@ One page per width and language visits every chart's embed page in turn; one bro
 
 import pytest
 
+from tests.site_checks import wait_until
 from tests.test_browser import browser, is_redirect, served  # noqa: F401 - module-scoped fixtures, reused
 
 WIDTHS = (320, 360, 1280)
@@ -78,7 +79,7 @@ def _page(browser, width, scheme="light"):  # noqa: F811
 
 def _measure(page, url):
     page.goto(url)
-    page.wait_for_function(DRAWN, timeout=15000)
+    wait_until(page, DRAWN, timeout=15)
     return page.evaluate(MEASURE)
 
 
@@ -129,15 +130,15 @@ def test_chart_theme_follows_the_colour_scheme_print_and_width(browser, served):
     assert (found["theme"], found["layout"]) == ("light", "wide") and found["background"] > 0.9
     wide_labels = page.locator(".vega-chart svg.marks .mark-text text").all_text_contents()
     page.emulate_media(color_scheme="dark")
-    page.wait_for_function("() => document.querySelector('.vega-chart').getAttribute('data-drawn').startsWith('dark')")
+    wait_until(page, "() => document.querySelector('.vega-chart').getAttribute('data-drawn').startsWith('dark')")
     found = page.evaluate(MEASURE)
     assert found["background"] < 0.02 and found["faint"] == []
     page.emulate_media(media="print")
-    page.wait_for_function("() => document.querySelector('.vega-chart').getAttribute('data-drawn').startsWith('print')")
+    wait_until(page, "() => document.querySelector('.vega-chart').getAttribute('data-drawn').startsWith('print')")
     assert page.evaluate(MEASURE)["background"] > 0.9  # printed on white even from a dark screen
     page.emulate_media(media="screen", color_scheme="light")
     page.set_viewport_size({"width": 360, "height": 800})
-    page.wait_for_function("() => /^light:narrow:/.test(document.querySelector('.vega-chart').getAttribute('data-drawn'))")
+    wait_until(page, "() => /^light:narrow:/.test(document.querySelector('.vega-chart').getAttribute('data-drawn'))")
     found = page.evaluate(MEASURE)
     assert found["layout"] == "narrow" and found["outside"] == []
     narrow_labels = page.locator(".vega-chart svg.marks .mark-text text").all_text_contents()

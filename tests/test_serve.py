@@ -28,6 +28,7 @@ from site_builder.build import build_site
 from site_builder.cli import main
 from site_builder.serve import EVENTS, SCRIPT, STATUS, inject_script, serve
 from tests.conftest import ROOT
+from tests.site_checks import wait_until
 
 ARTICLE = "content/en/hello.md"
 PAGE = "en/articles/hello/"
@@ -345,11 +346,10 @@ def test_browser_reloads_on_edit_and_shows_the_overlay_until_fixed(mini_site, tm
             with page.expect_request(lambda request: request.url.endswith(EVENTS)):  # the script listens
                 page.goto(url + PAGE)
             assert CSP.split('"')[3] in page.content().replace("&#39;", "'")  # the policy is really there
-            page.wait_for_function("() => document.querySelector('script[data-generation=\"1\"]') !== null")
+            wait_until(page, "() => document.querySelector('script[data-generation=\"1\"]') !== null", timeout=30)
 
             edit(mini_site, "Some text with a footnote.", "Seen in the browser after saving.")
-            page.wait_for_function("() => document.body.innerText.includes('Seen in the browser after saving.')",
-                                   timeout=90000)
+            wait_until(page, "() => document.body.innerText.includes('Seen in the browser after saving.')", timeout=90)
             assert page.locator("script[data-generation='2']").count() == 1  # a reload, not a patch
 
             dutch = mini_site / "content/nl/hallo.md"
@@ -359,8 +359,8 @@ def test_browser_reloads_on_edit_and_shows_the_overlay_until_fixed(mini_site, tm
             edit(mini_site, 'title: "Hello, round"', 'title: "Hello, round\nbroken: [')
             overlay = page.get_by_role("alert")
             overlay.wait_for(timeout=90000)
-            page.wait_for_function("() => document.getElementById('site-builder-errors')"
-                                   ".innerText.includes('2 problems')", timeout=90000)  # all of them
+            wait_until(page, "() => document.getElementById('site-builder-errors')"
+                                   ".innerText.includes('2 problems')", timeout=90)  # all of them
             assert overlay.get_attribute("id") == "site-builder-errors"
             text = overlay.inner_text()
             assert f"{ARTICLE}:5: error: invalid YAML front matter" in text
@@ -371,8 +371,8 @@ def test_browser_reloads_on_edit_and_shows_the_overlay_until_fixed(mini_site, tm
 
             dutch.write_text(good_dutch)
             edit(mini_site, 'title: "Hello, round\nbroken: [', 'title: "Fixed in the browser"')
-            page.wait_for_function("() => document.title.startsWith('Fixed in the browser')", timeout=90000)
-            page.wait_for_function("() => document.querySelector('script[data-generation=\"3\"]') !== null")
+            wait_until(page, "() => document.title.startsWith('Fixed in the browser')", timeout=90)
+            wait_until(page, "() => document.querySelector('script[data-generation=\"3\"]') !== null", timeout=30)
             assert page.locator("#site-builder-errors").count() == 0
             assert not errors, errors  # no CSP violation, no script error
         finally:
