@@ -3,15 +3,12 @@ author id. Raw ids stay for anchors, CSV downloads and the result detail view.""
 
 from __future__ import annotations
 
-import csv
-import io
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from site_builder.errors import Collector, display_path
-from site_builder.sources import decode_text
+from site_builder.sources import read_small_csv
 
 FILE_NAME = "display_names.csv"
 KINDS = ("submitter", "system", "author")
@@ -63,40 +60,18 @@ def load_display_names(data_dir: Path, root: Path | None = None) -> DisplayNames
         return DisplayNames()
     shown = display_path(path, root)
     problems = Collector()
-    text, problem = decode_text(path.read_bytes(), shown)
-    if problem is not None:
-        problems.problems.append(problem)
-        problems.raise_if_any()
-    reader = csv.reader(io.StringIO(text, newline=""))
-    header = [cell.strip() for cell in next(reader, [])]
-    if header[:3] != list(COLUMNS[:3]) or any(name not in COLUMNS for name in header):
-        problems.error(f"header must be {','.join(COLUMNS)} (note is optional), found {','.join(header) or 'nothing'}",
-                       shown, 1)
-        problems.raise_if_any()
     names: dict[str, dict[str, str]] = {kind: {} for kind in KINDS}
     first_line: dict[tuple[str, str], int] = {}
-    try:
-        for cells in reader:
-            line = reader.line_num
-            if not any(cell.strip() for cell in cells):
-                continue
-            if len(cells) != len(header):
-                problems.error(f"row has {len(cells)} fields, the header has {len(header)}", shown, line)
-                continue
-            kind, raw_id, display = (unicodedata.normalize("NFC", cell.strip()) for cell in cells[:3])
-            if kind not in KINDS:
-                problems.error(f"unknown kind '{kind}'", shown, line, hint="kinds: " + ", ".join(KINDS))
-                continue
-            if not raw_id or not display:
-                problems.error(f"empty {'id' if not raw_id else 'display_name'}", shown, line)
-                continue
-            if (kind, raw_id) in first_line:
-                problems.error(f"duplicate {kind} id '{raw_id}'", shown, line,
-                               hint=f"first given at line {first_line[(kind, raw_id)]}")
-                continue
+    for line, row in read_small_csv(path, shown, COLUMNS[:3], problems, optional=COLUMNS[3:]):
+        kind, raw_id, display = row["kind"], row["id"], row["display_name"]
+        if kind not in KINDS:
+            problems.error(f"unknown kind '{kind}'", shown, line, hint="kinds: " + ", ".join(KINDS))
+        elif (kind, raw_id) in first_line:
+            problems.error(f"duplicate {kind} id '{raw_id}'", shown, line,
+                           hint=f"first given at line {first_line[(kind, raw_id)]}")
+        else:
             first_line[(kind, raw_id)] = line
             names[kind][raw_id] = display
-    except csv.Error as exc:
-        problems.error(f"unreadable CSV: {exc}", shown, reader.line_num or 1)
+    problems.problems.sort(key=lambda problem: problem.line or 0)  # in file order, whichever check found them
     problems.raise_if_any()
     return DisplayNames(names)

@@ -8,7 +8,6 @@ and one per vendor, so an accelerator looks the same in every chart.
 
 from __future__ import annotations
 
-import csv
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from site_builder.errors import Collector, display_path
+from site_builder.sources import read_small_csv
 
 ACCELERATORS_FILE = "accelerators.csv"
 VENDORS_FILE = "vendors.csv"
@@ -96,26 +96,11 @@ def ink_on(colour: str) -> str:
 
 
 def _rows(path: Path, columns: tuple[str, ...], shown: str, problems: Collector) -> list[tuple[int, dict]]:
-    """(line, row) pairs of a small CSV; a missing column or empty cell is an error naming the line."""
+    """(line, row) pairs of one of the two tables; a missing file names what it should hold."""
     if not path.is_file():
         problems.error(f"missing {path.name}", shown, hint="one row per " + columns[0])
         return []
-    with path.open(newline="", encoding="utf-8") as handle:
-        reader = csv.DictReader(handle)
-        missing = [c for c in columns if c not in (reader.fieldnames or [])]
-        if missing:
-            problems.error("missing column " + ", ".join(f"'{c}'" for c in missing), shown, 1)
-            return []
-        rows = []
-        for row in reader:
-            line = reader.line_num
-            values = {c: (row.get(c) or "").strip() for c in columns}
-            empty = [c for c in columns if not values[c]]
-            if empty:
-                problems.error(f"column '{empty[0]}' is empty", shown, line)
-                continue
-            rows.append((line, values))
-    return rows
+    return read_small_csv(path, shown, columns, problems)
 
 
 def _colour(value: str, shown: str, line: int, problems: Collector) -> bool:

@@ -7,10 +7,13 @@ and editor or hidden files ignored with a note instead of being read.
 
 from __future__ import annotations
 
+import csv
+import io
 import re
+import unicodedata
 from pathlib import Path
 
-from site_builder.errors import Problem, display_path
+from site_builder.errors import Collector, Problem, display_path
 
 # Names that editors, file managers and version control leave beside the files a writer saves.
 _EDITOR_LEFTOVER = re.compile(r"""
@@ -73,3 +76,43 @@ def check_entry(path: Path, shown: str, bases: list[Path], wanted_suffix: str | 
     if wanted_suffix is not None and not name.endswith(wanted_suffix):
         return Problem(f"not a *{wanted_suffix} file; ignored", shown, severity="note")
     return None
+
+
+def read_small_csv(path: Path, shown: str, required: tuple[str, ...], problems: Collector,
+                   optional: tuple[str, ...] = ()) -> list[tuple[int, dict[str, str]]]:
+    """(line, row) pairs of a small curated table (accelerators, vendors, display names), read by the same
+    rules as every input: UTF-8 with or without a byte order mark, any line ending, NFC text. A missing or
+    unknown column, an empty required cell, a row of the wrong length or a broken quote is a problem naming
+    the line; such rows are left out."""
+    text, problem = decode_text(path.read_bytes(), shown)
+    if problem is not None:
+        problems.problems.append(problem)
+        return []
+    reader = csv.reader(io.StringIO(text, newline=""))
+    rows = []
+    try:
+        header = [cell.strip() for cell in next(reader, [])]
+        missing = [c for c in required if c not in header]
+        unknown = [c for c in header if c not in required + optional]
+        if missing or unknown:
+            for name in missing:
+                problems.error(f"missing column '{name}'", shown, 1)
+            for name in unknown:
+                problems.error(f"unknown column '{name}'", shown, 1, hint="columns: " + ", ".join(required + optional))
+            return []
+        for cells in reader:
+            line = reader.line_num
+            if not any(cell.strip() for cell in cells):
+                continue
+            if len(cells) != len(header):
+                problems.error(f"row has {len(cells)} fields, the header has {len(header)}", shown, line)
+                continue
+            values = {name: unicodedata.normalize("NFC", cell.strip()) for name, cell in zip(header, cells)}
+            empty = [c for c in required if not values[c]]
+            if empty:
+                problems.error(f"column '{empty[0]}' is empty", shown, line)
+                continue
+            rows.append((line, values))
+    except csv.Error as exc:
+        problems.error(f"unreadable CSV: {exc}", shown, reader.line_num or 1)
+    return rows

@@ -99,6 +99,25 @@ def test_bom_and_crlf_are_accepted_in_markdown_and_csv(mini_site, tmp_path):
     assert "DeepSeek-V3 671B" in (tmp_path / "out/en/index.html").read_text(encoding="utf-8")
 
 
+def test_curated_tables_follow_the_same_encoding_rules(mini_site, tmp_path):
+    """accelerators.csv, vendors.csv and display_names.csv: a byte order mark and CRLF are accepted, Latin-1
+    is a located error (not a traceback), an unknown column is named."""
+    (mini_site / "data/display_names.csv").write_text("kind,id,display_name,note\nsubmitter,Acme,Acme Corp,\n")
+    for name in ("accelerators.csv", "vendors.csv", "display_names.csv"):
+        path = mini_site / "data" / name
+        path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes().replace(b"\n", b"\r\n"))
+    result = build(mini_site, tmp_path / "out")
+    assert result.exit_code == 0, result.stderr
+    assert "Acme Corp" in (tmp_path / "out/en/index.html").read_text(encoding="utf-8")
+    vendors = mini_site / "data/vendors.csv"
+    vendors.write_bytes(vendors.read_bytes() + b"M\xe9ta,#000000\r\n")
+    names = mini_site / "data/display_names.csv"
+    names.write_bytes(names.read_bytes().replace(b"note", b"notes"))
+    lines = fails(mini_site, tmp_path / "failed")
+    assert any(line.startswith("data/vendors.csv:") and "error: not UTF-8: byte 0xe9" in line for line in lines), lines
+    assert "data/display_names.csv:1: error: unknown column 'notes'" in lines, lines
+
+
 def test_latin1_csv_names_file_line_and_byte(mini_site, tmp_path):
     path = mini_site / V60
     path.write_bytes(path.read_bytes().replace(b"Grace,PyTorch,deepseekv3_671b,6.25", b"Gr\xe2ce,PyTorch,deepseekv3_671b,6.25"))

@@ -63,7 +63,7 @@ def test_display_name_file_errors_are_located_and_reported_together(tmp_path):
     assert messages[0].startswith("display_names.csv:3: error: unknown kind 'vendor'")
     assert messages[1].startswith("display_names.csv:4: error: duplicate submitter id 'Google_1'")
     assert "first given at line 2" in messages[1]
-    assert messages[2].startswith("display_names.csv:5: error: empty id")
+    assert messages[2].startswith("display_names.csv:5: error: column 'id' is empty")
 
 
 def test_a_bad_display_name_file_fails_the_build_and_keeps_the_site(mini_site, tmp_path):
