@@ -15,8 +15,8 @@ from site_builder.inline import figure_html, format_value
 
 
 def _bound(quantity: Quantity, lang: Language, page_path: str, element_id: str, benchmark_names: dict,
-           source_label) -> Markup:
-    return Markup(figure_html(quantity, lang, page_path, element_id, benchmark_names, source_label))
+           source_label, rename=str) -> Markup:
+    return Markup(figure_html(quantity, lang, page_path, element_id, benchmark_names, source_label, rename))
 
 
 def result_who(row, lang: Language, names: DisplayNames) -> str:
@@ -43,14 +43,14 @@ def fastest_ties(entries: pd.DataFrame) -> pd.DataFrame:
 
 
 def _score_figure(row, context: FigureContext, lang: Language, page_path: str, element_id: str,
-                  benchmark_names: dict, source_label) -> Markup:
+                  benchmark_names: dict, source_label, names: DisplayNames) -> Markup:
     reference = f"{row['round']}:{row['benchmark']}/{row['submitter']}/{row['system_id']}"
     try:
         quantity = evaluate("score", [reference], {}, context)
     except FigureError:  # an id the reference syntax cannot spell: the number, unlinked
         decimals = row.get("score_decimals")
         return escape(format_value(row["score_minutes"], "minutes", int(decimals) if pd.notna(decimals) else 4, lang))
-    return _bound(quantity, lang, page_path, element_id, benchmark_names, source_label)
+    return _bound(quantity, lang, page_path, element_id, benchmark_names, source_label, names.in_text)
 
 
 def fastest_sentence(entries: pd.DataFrame, context: FigureContext, lang: Language, names: DisplayNames,
@@ -67,7 +67,8 @@ def fastest_sentence(entries: pd.DataFrame, context: FigureContext, lang: Langua
         if benchmark_name:
             text = _("%(benchmark)s: %(finding)s") % {"benchmark": benchmark_name, "finding": text}
         return escape(text)
-    figure = _score_figure(ties.iloc[0], context, lang, page_path, f"{prefix}-0", benchmark_names, source_label)
+    figure = _score_figure(ties.iloc[0], context, lang, page_path, f"{prefix}-0", benchmark_names, source_label,
+                           names)
     who = result_who(ties.iloc[0], lang, names) if len(ties) == 1 else lang.list(
         [result_who_short(row, lang, names) for _i, row in ties.iterrows()])
     if len(ties) == 1:

@@ -85,6 +85,7 @@ def test_display_names_reach_readers_and_raw_ids_stay_in_anchors(mini_site, tmp_
     out = tmp_path / "out"
     page = (out / "en/benchmarks/deepseekv3-671b/index.html").read_text()
     assert "Fastest: " in _text(page) and "Acme Cloud Computing, 2,048 × GB300" in _text(page)
+    assert re.search(r'class="figure-note"[^>]*>[^<]*Acme Cloud Computing, a2048', page)  # the headline's provenance
     assert '<td data-col="submitter">Acme Cloud Computing</td>' in page and 'id="r-v6-0-acme-a2048"' in page  # anchor from the raw id
     home = _text((out / "en/index.html").read_text())
     assert "Acme Cloud Computing" in home and "Beta Labs" in home
