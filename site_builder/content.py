@@ -14,7 +14,7 @@ from slugify import slugify
 
 from site_builder import cache, parallel, sources
 from site_builder.errors import Collector, Problem, display_path
-from site_builder.markup import CHART_MARKER, Rendered, Shortcode, render, render_markdown  # noqa: F401 (re-exported)
+from site_builder.markup import Rendered, Shortcode, render
 
 # Parsing is linear now, but an article is prose: 30 times the longest shipped one is surely a mistake
 # (pasted data or a log), and it would make a page no reader can load on a phone.

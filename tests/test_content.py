@@ -4,8 +4,9 @@ import textwrap
 
 import pytest
 
-from site_builder.content import load_articles, render_markdown, translations_of
+from site_builder.content import load_articles, translations_of
 from site_builder.errors import SiteError
+from site_builder.markup import render_markdown
 from tests.conftest import ROOT, write_files
 
 GOOD = """
