@@ -25,15 +25,23 @@ MARKER = re.compile(r"<!--sc:(\d+)-->")
 def resolve_figures(articles, context: FigureContext, problems: Collector) -> dict[tuple[str, int], Quantity]:
     """(article source, shortcode index) -> computed figure, for every `fig` shortcode of every article."""
     resolved = {}
+    computed: dict[tuple, Quantity | FigureError] = {}  # the same figure cited in many articles is computed once
     for article in articles:
         for code in article.shortcodes:
             if code.name != "fig":
                 continue
             metric, *args = code.args or [""]
-            try:
-                resolved[(article.source, code.index)] = evaluate(metric, args, dict(code.options), context)
-            except FigureError as error:
-                problems.error(error.message, article.source, code.line, code.col, hint=error.hint)
+            key = (metric, tuple(args), tuple(code.options))
+            if key not in computed:
+                try:
+                    computed[key] = evaluate(metric, args, dict(code.options), context)
+                except FigureError as error:
+                    computed[key] = error
+            found = computed[key]
+            if isinstance(found, FigureError):
+                problems.error(found.message, article.source, code.line, code.col, hint=found.hint)
+            else:
+                resolved[(article.source, code.index)] = found
     return resolved
 
 
