@@ -130,7 +130,10 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     site_pages += pages.alias_pages(config, languages, chart_set.aliases, charts)
     progress(2, 4, "rendering pages")
 
-    files = output.SiteFiles()
+    reuse = _Reuse(output.SiteFiles(), uptodate.reusable_outputs(out_dir))
+    files = reuse.files
+    site_key = cache.key("pages", uptodate.site_fingerprint(config, out_dir), updated.isoformat())
+    listing_key = cache.key("listing", site_key, _listing(articles, bound, chart_set))
     theme = assets.theme_assets(config.templates_dir)
     vega = assets.vega_bundle(cached_only=True) or parallel.run(assets.vega_bundle_task, [0], jobs, fresh=True)[0]
     for asset in [*theme.values(), vega]:
@@ -142,10 +145,10 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
         for lang in languages}
 
     renderings: list[tuple[str, images.Task]] = []  # output path -> what to render, made all at once below
-    _add_chart_files(files, charts, chart_set.aliases, renderings)
-    _add_pages(files, site_pages, envs, config, renderings, jobs)
-    _add_feeds_and_indexes(files, site_pages, envs, config, articles, charts, updated, bound,
-                           {lang.code: lang for lang in languages})
+    _add_chart_files(reuse, charts, chart_set.aliases, renderings)
+    _add_pages(reuse, site_pages, envs, config, renderings, jobs, (site_key, listing_key))
+    _add_feeds_and_indexes(reuse, site_pages, envs, config, articles, charts, updated, bound,
+                           {lang.code: lang for lang in languages}, (site_key, listing_key))
     for (path, _), rendering in zip(renderings, images.render_all([task for _, task in renderings], jobs)):
         files.add(path, rendering)
 
@@ -153,7 +156,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     written = output.write_site(files, out_dir, background_removal=True)
     report = BuildReport(out_dir, config.languages, len([p for p in site_pages if not p.path.startswith("embed/")]),
                          len(charts), len(files), tuple(warnings), 0.0, tuple(chart_set.notes), written.written)
-    uptodate.record(inputs_hash, out_dir, {field: getattr(report, field) for field in UNTIMED_FIELDS})
+    uptodate.record(inputs_hash, out_dir, {field: getattr(report, field) for field in UNTIMED_FIELDS}, reuse.keys)
     images.trim_render_cache(cache_limit)
     return dataclasses.replace(report, seconds=time.perf_counter() - started)
 
@@ -169,54 +172,104 @@ def _chart_inputs_keys(config: SiteConfig) -> dict[str, str]:
     return keys
 
 
-def _add_pages(files: output.SiteFiles, site_pages: list[pages.Page], envs: dict, config: SiteConfig,
-               renderings: list[tuple[str, images.Task]], jobs: int) -> None:
+@dataclass
+class _Reuse:
+    """The output files, and which of them the previous build already wrote from the same inputs.
+
+    `previous` maps output paths to the key (hash of inputs) each was made from, for the files still as the
+    last build left them; a file whose key is unchanged is carried over unread instead of being made again.
+    `keys` collects this build's keys, for the next one.
+    """
+
+    files: output.SiteFiles
+    previous: dict[str, str]
+    keys: dict[str, str] = dataclasses.field(default_factory=dict)
+
+    def current(self, path: str, key: str) -> bool:
+        """Note `path`'s key; True (and the file kept) when the previous site has it from the same inputs."""
+        self.keys[path] = key
+        if self.previous.get(path) == key:
+            self.files.keep(path)
+            return True
+        return False
+
+    def render(self, path: str, task: images.Task, renderings: list[tuple[str, images.Task]]) -> None:
+        if not self.current(path, images.rendering_key(task)):
+            renderings.append((path, task))
+
+
+def _listing(articles: list[content.Article], bound: inline.BoundArticles,
+             chart_set: chart_catalog.ChartSet) -> tuple:
+    """What pages other than an article's own show of the articles: their records (lists, links, feeds' heads)
+    and what each cites (charts, the benchmarks of its figures, claims: benchmark pages list citing articles)."""
+    def cites(article: content.Article) -> tuple:
+        figures = [bound.figures.get((article.source, code.index)) for code in article.shortcodes]
+        return (tuple(sorted({chart_id for chart_id, _ in article.charts})),
+                tuple(sorted({ref.benchmark for quantity in figures if quantity for ref in quantity.refs})),
+                tuple(sorted({code.args[0] for code in article.shortcodes if code.name == "claim" and code.args})))
+
+    return tuple((content.listing_record(article), cites(article)) for article in articles)
+
+
+def _add_pages(reuse: _Reuse, site_pages: list[pages.Page], envs: dict, config: SiteConfig,
+               renderings: list[tuple[str, images.Task]], jobs: int, keys: tuple[str, str]) -> None:
     """Every HTML page, in its language's environment (in `jobs` processes), with its Open Graph image;
-    template errors of all pages are reported together, once per template line."""
+    template errors of all pages are reported together, once per template line. A page made from the same
+    inputs as the previous site's is carried over (`keys`: the site's and the articles' listing keys)."""
+    site_key, listing_key = keys
     problems = Collector()
-    rendered = parallel.run(_render_page, range(len(site_pages)), jobs, (site_pages, envs, config))
-    for page, (html, found) in zip(site_pages, rendered):
+    stale = [index for index, page in enumerate(site_pages) if not reuse.current(page.path, cache.key(
+        "page", site_key, listing_key if page.inputs is None else page.inputs, page.path, page.template))]
+    rendered = parallel.run(_render_page, stale, jobs, (site_pages, envs, config))
+    for index, (html, found) in zip(stale, rendered):
         if found:
             problems.problems += found
-            continue
-        files.add(page.path, html)
-        if page.card:
-            renderings.append((page.og_image, ("card", page.card)))
-        elif page.og_image:
-            renderings.append((page.og_image, ("png", page.context["chart"].spec)))
+        else:
+            reuse.files.add(site_pages[index].path, html)
     if problems.problems:
         raise SiteError(render.merge_page_problems(problems.problems))
+    for page in site_pages:
+        if page.card:
+            reuse.render(page.og_image, ("card", page.card), renderings)
+        elif page.og_image:
+            reuse.render(page.og_image, ("png", page.context["chart"].spec), renderings)
 
 
 def _render_page(shared: tuple[list[pages.Page], dict, SiteConfig], index: int) -> tuple[str | None, list[Problem]]:
     """One page's HTML, or its problems (a task of `parallel.run`)."""
     site_pages, envs, config = shared
     page = site_pages[index]
-    context = {**page.context, "page": page, "switcher": pages.switcher(page, list(config.languages))}
+    context = {**page.context, **(page.late() if page.late else {}), "page": page,
+               "switcher": pages.switcher(page, list(config.languages))}
     try:
         return render.render(envs[page.lang or config.default_language], page.template, context), []
     except SiteError as error:
         return None, error.problems
 
 
-def _add_feeds_and_indexes(files: output.SiteFiles, site_pages: list[pages.Page], envs: dict, config: SiteConfig,
+def _add_feeds_and_indexes(reuse: _Reuse, site_pages: list[pages.Page], envs: dict, config: SiteConfig,
                            articles: list[content.Article], charts: list[chart_catalog.Chart],
-                           updated: dt.date, bound: inline.BoundArticles, languages: dict) -> None:
-    """An Atom feed per language, the sitemap (with hreflang alternates) and robots.txt."""
+                           updated: dt.date, bound: inline.BoundArticles, languages: dict,
+                           keys: tuple[str, str]) -> None:
+    """An Atom feed per language (made again when an article of its language changed), the sitemap (with
+    hreflang alternates) and robots.txt."""
     charts_by = {(chart.lang, chart.id): chart for chart in charts}
     for code, env in envs.items():
         path = f"{code}/feed.xml"
+        own = [a for a in articles if a.lang == code]
+        if reuse.current(path, cache.key("feed", *keys, path, tuple(a.digest for a in own))):
+            continue
         # Relative to the article: each entry carries its article's URL as xml:base.
-        entries = [(a, pages.article_parts(a, charts_by, bound.html(a, languages[code], a.path)))
-                   for a in articles if a.lang == code]
-        files.add(path, render.render(env, "feed.xml", {
+        entries = [(a, pages.article_parts(a, charts_by, bound.html(a, languages[code], a.path))) for a in own]
+        reuse.files.add(path, render.render(env, "feed.xml", {
             "page": pages.Page(path, code, "feed.xml", config.title[code], {}), "config": config,
             "updated": updated, "entries": entries}))
     default_env = envs[config.default_language]
-    files.add("sitemap.xml", render.render(default_env, "sitemap.xml", {
-        "page": pages.Page("sitemap.xml", None, "sitemap.xml", "", {}), "config": config,
-        "pages": [p for p in site_pages if p.in_sitemap]}))
-    files.add("robots.txt", render.render(default_env, "robots.txt", {
+    if not reuse.current("sitemap.xml", cache.key("page", *keys, "sitemap.xml")):
+        reuse.files.add("sitemap.xml", render.render(default_env, "sitemap.xml", {
+            "page": pages.Page("sitemap.xml", None, "sitemap.xml", "", {}), "config": config,
+            "pages": [p for p in site_pages if p.in_sitemap]}))
+    reuse.files.add("robots.txt", render.render(default_env, "robots.txt", {
         "page": pages.Page("robots.txt", None, "robots.txt", "", {}), "config": config}))
 
 
@@ -242,7 +295,7 @@ def _check_chart_references(articles: list[content.Article], chart_set: chart_ca
     problems.raise_if_any()
 
 
-def _add_chart_files(files: output.SiteFiles, charts: list[chart_catalog.Chart], aliases: dict[str, str],
+def _add_chart_files(reuse: _Reuse, charts: list[chart_catalog.Chart], aliases: dict[str, str],
                      renderings: list[tuple[str, images.Task]]) -> None:
     """Spec (JSON) and static SVG per chart and language; the plotted rows once per chart as CSV
     (from the first language: the rows are the same, only generated labels differ). A renamed chart's
@@ -255,10 +308,10 @@ def _add_chart_files(files: output.SiteFiles, charts: list[chart_catalog.Chart],
         buffer = io.StringIO()
         chart.rows.to_csv(buffer, index=False, lineterminator="\n")
         for chart_id in [chart.id, *old_ids.get(chart.id, [])]:
-            files.add(f"charts/{chart.lang}/{chart_id}.vl.json", spec)
-            renderings.append((f"charts/{chart.lang}/{chart_id}.svg", ("svg", chart.spec)))
+            reuse.files.add(f"charts/{chart.lang}/{chart_id}.vl.json", spec)
+            reuse.render(f"charts/{chart.lang}/{chart_id}.svg", ("svg", chart.spec), renderings)
             if chart_id != chart.id:  # the current id's PNG is its page's Open Graph image, added with the page
-                renderings.append((f"charts/{chart.lang}/{chart_id}.png", ("png", chart.spec)))
+                reuse.render(f"charts/{chart.lang}/{chart_id}.png", ("png", chart.spec), renderings)
             csv_path = f"data/{chart_id}.csv"
-            if csv_path not in files:
-                files.add(csv_path, buffer.getvalue())
+            if csv_path not in reuse.files:
+                reuse.files.add(csv_path, buffer.getvalue())

@@ -61,6 +61,7 @@ class Article:
     body: str = field(default="", compare=False, repr=False)  # the Markdown, for `check` to read its prose
     body_line: int = 1  # line of the file where the body starts
     line_of: dict = field(default_factory=dict, compare=False, repr=False)  # front matter key -> line
+    digest: str = field(default="", compare=False, repr=False)  # sha256 of the file's bytes: its page's inputs
 
     @property
     def path(self) -> str:
@@ -282,7 +283,7 @@ def load_article(path: Path, lang: str, problems: Collector, root: Path | None =
                    html=rendered.html, source=shown, content_hash=content_hash, draft=bool(meta.get("draft", False)),
                    translation_of=meta.get("translation_of"), source_hash=meta.get("source_hash"),
                    charts=rendered.charts, shortcodes=rendered.shortcodes, body=body, body_line=body_line,
-                   line_of={key: key_lines.get(key, 1) for key in meta})
+                   line_of={key: key_lines.get(key, 1) for key in meta}, digest=hashlib.sha256(raw).hexdigest())
 
 
 MARKDOWN_LIBRARIES = ("markdown-it-py", "mdit-py-plugins", "linkify-it-py", "nh3")
@@ -408,6 +409,12 @@ def _check_translation_links(articles: list[Article], languages: tuple[str, ...]
         elif (article.translation_of, article.key) not in by_key:
             problems.error(f"'translation_of' names {article.translation_of!r}, which has no article with key "
                            f"'{article.key}'", article.source, line)
+
+
+def listing_record(article: Article) -> tuple:
+    """What other pages show of an article (lists, translation links, feeds' entry heads): everything but its body."""
+    return (article.lang, article.key, article.slug, article.title, article.date.isoformat(), article.summary,
+            article.authors, article.tags, article.draft, article.translation_of, article.source_hash, article.source)
 
 
 def translations_of(article: Article, articles: list[Article]) -> list[Article]:

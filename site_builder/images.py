@@ -64,18 +64,28 @@ def render_task(_shared, task: Task) -> bytes:
     return card_png(*value)
 
 
-def cached_rendering(task: Task) -> bytes | None:
-    """The rendering from the cache, or None; calls no renderer (safe in a process about to fork workers)."""
+def _entry(task: Task) -> tuple[str, dict]:
+    """The kind and the full spec a task's rendering is cached under."""
     kind, value = task
     if kind == "svg":
-        return _lookup("svg", _svg_spec(value))
+        return "svg", _svg_spec(value)
     if kind == "png":
-        return _lookup("png", _png_spec(value))
+        return "png", _png_spec(value)
     title, kicker, footer = value
     fonts = card_fonts()
     if fonts is not None and all(_drawable(text) for text in value):
-        return _lookup("png", _card_fast_spec(title, kicker, footer, fonts))
-    return _lookup("png", _card_vega_spec(title, kicker, footer))
+        return "png", _card_fast_spec(title, kicker, footer, fonts)
+    return "png", _card_vega_spec(title, kicker, footer)
+
+
+def cached_rendering(task: Task) -> bytes | None:
+    """The rendering from the cache, or None; calls no renderer (safe in a process about to fork workers)."""
+    return _lookup(*_entry(task))
+
+
+def rendering_key(task: Task) -> str:
+    """A hash of everything the rendering is made from (its spec, the renderer's and fonts' versions)."""
+    return _cache_path(*_entry(task)).name
 
 
 def render_all(tasks: list[Task], jobs: int) -> list[bytes]:

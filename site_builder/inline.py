@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from site_builder.errors import Collector
@@ -110,12 +110,17 @@ def describe(quantity: Quantity, lang: Language, benchmark_names: dict[str, str]
 
 def figure_html(quantity: Quantity, lang: Language, page_path: str, element_id: str,
                 benchmark_names: dict[str, str], source_label: Callable[[str, Language], str],
-                rename: Callable[[str], str] = str) -> str:
+                rename: Callable[[str], str] = str, notes: dict | None = None) -> str:
     """A bound figure: the number links to its (first) row; its provenance is a tooltip that hover and
-    keyboard focus reveal and that screen readers get as the link's description."""
+    keyboard focus reveal and that screen readers get as the link's description. `notes` keeps the
+    tooltips already written (a figure cited on many pages is described once per language)."""
     text = html.escape(format_quantity(quantity, lang))
     value = f'<data value="{quantity.value:.{max(quantity.decimals, 0)}f}">{text}</data>'
-    note = html.escape(rename(describe(quantity, lang, benchmark_names, source_label)))
+    note = notes.get((quantity, lang.code)) if notes is not None else None
+    if note is None:
+        note = html.escape(rename(describe(quantity, lang, benchmark_names, source_label)))
+        if notes is not None:
+            notes[(quantity, lang.code)] = note
     tip = f'<span class="figure-note" role="tooltip" id="{element_id}">{note}</span>'
     if quantity.refs:
         ref = quantity.refs[0]
@@ -137,6 +142,7 @@ class BoundArticles:
     source_label: Callable[[str, Language], str]
     claim_html: Callable[[object, Language, str], str]
     rename: Callable[[str], str] = str  # raw submitter ids in provenance text -> display names
+    notes: dict = field(default_factory=dict, compare=False, repr=False)  # (Quantity, language) -> tooltip
 
     def html(self, article, lang: Language, page_path: str) -> str:
         """The article's HTML with every inline shortcode marker replaced, for a page at `page_path`."""
@@ -146,7 +152,7 @@ class BoundArticles:
             code = codes[int(match.group(1))]
             if code.name == "fig":
                 return figure_html(self.figures[(article.source, code.index)], lang, page_path,
-                                   f"fig-{code.index}", self.benchmark_names, self.source_label, self.rename)
+                                   f"fig-{code.index}", self.benchmark_names, self.source_label, self.rename, self.notes)
             if code.name == "claim":
                 return self.claim_html(self.claims[code.args[0]], lang, page_path)
             raise AssertionError(f"no renderer for shortcode '{code.name}'")  # markup knows every name

@@ -31,16 +31,25 @@ LOCK_TIMEOUT = 300.0  # seconds a build waits for another one writing the same f
 MAX_NAME_BYTES = 255  # the longest file name ext4, APFS and NTFS accept
 
 
+KEEP = None  # the content of a file the previous build wrote with the same inputs: carried over unread
+
+
 class SiteFiles:
-    """Output path -> bytes. Refuses paths that escape the site root, that no filesystem can hold, and
-    paths written twice (also when they differ only in case or Unicode form: one file on macOS/Windows)."""
+    """Output path -> bytes, or KEEP for a file of the previous site that the build found still current (by the
+    key it was made from, see `uptodate`). Refuses paths that escape the site root, that no filesystem can
+    hold, and paths written twice (also when they differ only in case or Unicode form: one file on
+    macOS/Windows)."""
 
     def __init__(self) -> None:
         self._files: dict[str, bytes] = {}
         self._folded: dict[str, str] = {}
         self._folders: set[str] = set()
 
-    def add(self, path: str, content: bytes | str) -> str:
+    def keep(self, path: str) -> str:
+        """The previous site's file at `path` stays as it is."""
+        return self.add(path, KEEP)
+
+    def add(self, path: str, content: bytes | str | None) -> str:
         normalized = _checked_path(path)
         folded = unicodedata.normalize("NFC", normalized).casefold()
         if folded in self._folded:
@@ -229,7 +238,7 @@ def _holds_exactly(target: Path, files: SiteFiles) -> bool:
     if found != expected:
         return False
     return _same_bytes(target / MARKER, MARKER_TEXT) and all(
-        _same_bytes(target / relative, content) for relative, content in files.items())
+        content is KEEP or _same_bytes(target / relative, content) for relative, content in files.items())
 
 
 def _fill(staging: Path, files: SiteFiles, previous: Path | None, report: WriteReport) -> None:
@@ -237,6 +246,10 @@ def _fill(staging: Path, files: SiteFiles, previous: Path | None, report: WriteR
     for relative, content in [*files.items(), (MARKER, MARKER_TEXT)]:  # paths checked by SiteFiles.add
         path = staging / relative
         path.parent.mkdir(parents=True, exist_ok=True)
+        if content is KEEP:
+            _carry_over(previous, relative, path)
+            report.kept += 1
+            continue
         if previous is not None and _same_bytes(previous / relative, content):
             try:
                 os.link(previous / relative, path)
@@ -246,6 +259,21 @@ def _fill(staging: Path, files: SiteFiles, previous: Path | None, report: WriteR
                 pass
         path.write_bytes(content)
         report.written += 1
+
+
+def _carry_over(previous: Path | None, relative: str, path: Path) -> None:
+    """The previous site's file, linked (or copied where hard links fail); it was checked unchanged when the
+    build began, so its going missing since means someone changed the output folder during the build."""
+    try:
+        if previous is None:
+            raise FileNotFoundError(relative)
+        try:
+            os.link(previous / relative, path)
+        except OSError:
+            shutil.copyfile(previous / relative, path)
+    except OSError:
+        raise SiteError(Problem(f"{relative} of the previous site changed during the build; build again",
+                                previous.as_posix() if previous is not None else None)) from None
 
 
 _removals: list[threading.Thread] = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import html
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -14,7 +15,7 @@ from site_builder import claims as claim_stage, derive, findings, metrics
 from site_builder.charts import Chart, Features, benchmark_chart_id
 from site_builder.charts.scaling import scaling_chart_id
 from site_builder.config import SiteConfig
-from site_builder.content import Article, translations_of
+from site_builder.content import Article, listing_record
 from site_builder.data import Dataset
 from site_builder.display_names import DisplayNames
 from site_builder.figures import FigureContext
@@ -37,6 +38,12 @@ class Page:
     x_default: str | None = None  # the page for readers whose language is not offered
     og_image: str | None = None  # output path of the page's Open Graph PNG
     card: tuple[str, str, str] | None = None  # (title, kicker, footer) of a text card, when og_image is one
+    # What the page is made from beyond the site's inputs other than content/ (data, templates, catalogs,
+    # configuration): None for every article's listing record (lists, the home page), else these values
+    # (an article page: its file and its own and its translations' records). The build reuses a page whose
+    # inputs are those of the page it wrote last time.
+    inputs: tuple | None = field(default=None, compare=False, repr=False)
+    late: Callable[[], dict] | None = field(default=None, compare=False, repr=False)  # context made only to render
 
     @property
     def url_path(self) -> str:
@@ -431,16 +438,24 @@ def _article_pages(plan: _Plan, lang: Language) -> list[Page]:
                   plan.every_language(articles_path), {**plan.common, "section": "articles", "own_articles": own,
                                                        "other_articles": others},
                   x_default=articles_path(config.default_language))]
+    groups: dict[str, list[Article]] = {}
+    for article in plan.articles:
+        groups.setdefault(article.key, []).append(article)
     for article in own:
-        translations = sorted(translations_of(article, plan.articles), key=lambda t: plan.codes.index(t.lang))
+        translations = sorted((t for t in groups[article.key] if t.lang != code), key=lambda t: plan.codes.index(t.lang))
         alternates = {code: article.path, **{t.lang: t.path for t in translations}}
+
+        def parts(article: Article = article) -> dict:  # the body with its figures: only when the page is made
+            return {"parts": article_parts(article, plan.charts_by, plan.bound.html(article, lang, article.path))}
+
         pages.append(Page(article.path, code, "article.html", article.title,
                           {c: alternates[c] for c in plan.codes if c in alternates}, {
-                              **plan.common, "section": "articles", "article": article, "translations": translations,
-                              "parts": article_parts(article, plan.charts_by, plan.bound.html(article, lang, article.path))},
+                              **plan.common, "section": "articles", "article": article, "translations": translations},
                           x_default=alternates.get(config.default_language),
                           og_image=f"og/{code}/articles/{article.slug}.png",
-                          card=(article.title, config.title[code], lang.date(article.date))))
+                          card=(article.title, config.title[code], lang.date(article.date)),
+                          inputs=(article.digest, tuple(listing_record(t) for t in [article, *translations])),
+                          late=parts))
     return pages
 
 

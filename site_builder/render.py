@@ -19,8 +19,17 @@ def relative_url(from_path: str, to_path: str) -> str:
     """
     if to_path.endswith("/") or to_path == "":
         to_path += "index.html"
-    start = posixpath.dirname(from_path) or "."
-    return posixpath.relpath(to_path, start)
+    return _relative(posixpath.dirname(from_path), to_path)
+
+
+def _relative(start: str, to_path: str) -> str:
+    """posixpath.relpath for the site's clean relative paths, without its abspath calls (a page makes dozens)."""
+    folders = start.split("/") if start else []
+    target = to_path.split("/")
+    common = 0
+    while common < len(folders) and common < len(target) - 1 and folders[common] == target[common]:
+        common += 1
+    return "/".join([".."] * (len(folders) - common) + target[common:])
 
 
 def served_path(path: str) -> str:

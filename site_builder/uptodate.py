@@ -24,15 +24,21 @@ ENVIRONMENT = ("SOURCE_DATE_EPOCH", "SITE_BUILDER_LOCK_TIMEOUT", "SITE_BUILDER_C
 
 
 def inputs_fingerprint(config, out_dir: Path, strict: bool) -> str:
+    return cache.key("inputs", site_fingerprint(config, out_dir), cache.files_fingerprint(config.content_dir), strict)
+
+
+def site_fingerprint(config, out_dir: Path) -> str:
+    """Everything the site is made from except content/: a page made from the same articles with the same
+    fingerprint is the same page."""
     from site_builder import images
 
     digest = hashlib.sha256()
-    for folder in (config.content_dir, config.data_dir, config.templates_dir, config.locales_dir):
+    for folder in (config.data_dir, config.templates_dir, config.locales_dir):
         digest.update(cache.files_fingerprint(folder).encode())
     site_toml = config.root / "site.toml"
     digest.update(site_toml.read_bytes() if site_toml.is_file() else b"")
     fonts = images.card_fonts()
-    return cache.key("inputs", digest.hexdigest(), repr(config), strict, os.path.realpath(out_dir), sys.version,
+    return cache.key("site", digest.hexdigest(), repr(config), os.path.realpath(out_dir), sys.version,
                      cache.versions(*LIBRARIES), tuple(os.environ.get(name, "") for name in ENVIRONMENT),
                      tuple(hashlib.sha256(font).hexdigest() for font in fonts) if fonts else ())
 
@@ -69,10 +75,26 @@ def previous_report(inputs: str, out_dir: Path) -> dict | None:
     return dict(record["report"], written=0)
 
 
-def record(inputs: str, out_dir: Path, report: dict) -> None:
-    """Remember a successful build: its inputs, its output's state and its report (without timing)."""
+def reusable_outputs(out_dir: Path) -> dict[str, str]:
+    """Output path -> the key it was made from, for every file of the last build into `out_dir` that is still
+    as that build left it (same size, mtime and inode); empty when there is no record."""
+    record = cache.load("built", _record_key(out_dir))
+    if not isinstance(record, dict) or not isinstance(record.get("keys"), dict):
+        return {}
+    try:
+        state = _output_state(out_dir) or {}
+    except OSError:
+        return {}
+    recorded = record.get("output") or {}
+    return {path: key for path, key in record["keys"].items() if path in state and state[path] == recorded.get(path)}
+
+
+def record(inputs: str, out_dir: Path, report: dict, keys: dict[str, str] | None = None) -> None:
+    """Remember a successful build: its inputs, its output's state, its report (without timing) and the key of
+    each file made from keyed inputs (pages, renderings), for the next build to reuse."""
     try:
         state = _output_state(out_dir)
     except OSError:
         return
-    cache.save("built", _record_key(out_dir), {"inputs": inputs, "output": state, "report": report})
+    cache.save("built", _record_key(out_dir), {"inputs": inputs, "output": state, "report": report,
+                                               "keys": keys or {}})

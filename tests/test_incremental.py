@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import shutil
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from site_builder.build import build_site
 from site_builder.cli import main
 from site_builder.errors import SiteError
 from site_builder.output import MARKER, SiteFiles, write_site
+from tests.conftest import MINI_ARTICLES
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -122,6 +124,69 @@ def test_an_edit_rewrites_only_what_changed_and_equals_a_cold_build(mini_site, w
     cold = tmp_path / "cold"
     build_site(mini_site, cold, jobs=2)
     assert snapshot(incremental) == snapshot(cold)
+
+
+ONLY_DUTCH = "content/nl/alleen.md"
+EDITS = {  # name -> (file, old text, new text): each kind of input a page can depend on
+    "body": ("content/en/hello.md", "Some text", "Some edited text"),
+    "title": ("content/en/hello.md", 'title: "Hello, round"', 'title: "Hello again, round"'),
+    "summary": ("content/nl/alleen.md", "Bestaat niet", "Bestaat nog niet"),
+    "date": ("content/nl/alleen.md", "2026-06-22", "2026-06-30"),  # the site's "updated" date too
+    "cited benchmark": ("content/nl/alleen.md", "Alleen hier.", "Alleen hier: {{< fig score llama31_8b/fastest >}}."),
+    "translation added": (ONLY_DUTCH.replace("nl/alleen", "en/only"), None, MINI_ARTICLES[ONLY_DUTCH].replace(
+        'title: "Alleen in het Nederlands"', 'title: "Only in Dutch, once"')),
+    "article removed": (ONLY_DUTCH, None, None),
+    "template": ("templates/article.html", '<article class="article">', '<article class="article edited">'),
+    "data": ("data/rounds/v6.0/results.csv", None, None),
+}
+
+
+@pytest.mark.parametrize("edit", list(EDITS))
+def test_an_incremental_build_equals_a_cold_one_whatever_changed(mini_site, warm_cache, tmp_path, monkeypatch, edit):
+    """Pages are carried over by the key of their inputs: every kind of change must make exactly the site a
+    build from nothing makes (an empty cache, a new folder)."""
+    shutil.copytree(Path(__file__).resolve().parent.parent / "templates", mini_site / "templates")
+    toml = mini_site / "site.toml"
+    toml.write_text("\n".join(line for line in toml.read_text().splitlines() if not line.startswith("templates_dir")))
+    incremental = tmp_path / "incremental"
+    build_site(mini_site, incremental, jobs=1)
+    before = identities(incremental)
+    name, old, new = EDITS[edit]
+    path = mini_site / name
+    if edit == "data":  # the fastest result of a benchmark gets slower: tables, findings and charts change
+        lines = path.read_text().splitlines()
+        header = lines[0].split(",")
+        column = header.index("score_minutes")
+        rows = [line.split(",") for line in lines[1:]]
+        rows[0][column] = str(round(float(rows[0][column]) * 3, 4))
+        path.write_text("\n".join([lines[0], *(",".join(row) for row in rows)]) + "\n")
+    elif new is None:
+        path.unlink()
+    elif old is None:
+        path.write_text(textwrap.dedent(new).lstrip())
+    else:
+        assert old in path.read_text()
+        path.write_text(path.read_text().replace(old, new, 1))
+    report = build_site(mini_site, incremental, jobs=1)
+    after = identities(incremental)
+    assert report.written == len({p for p in after if after[p] != before.get(p)}) > 0
+    if edit == "body":  # an edit of the text alone makes its page and its feed again, nothing else
+        assert report.written == 2
+    monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "empty-cache"))
+    cold = tmp_path / "cold"
+    build_site(mini_site, cold, jobs=2)
+    assert snapshot(incremental) == snapshot(cold)
+
+
+def test_a_kept_page_edited_by_hand_is_made_again(mini_site, warm_cache, tmp_path):
+    out = tmp_path / "out"
+    build_site(mini_site, out, jobs=1)
+    page = out / "nl/articles/alleen/index.html"
+    page.write_text(page.read_text().replace("Alleen hier.", "Changed by hand."))
+    article = mini_site / "content/en/hello.md"
+    article.write_text(article.read_text().replace("Some text", "Some edited text"))
+    build_site(mini_site, out, jobs=1)
+    assert "Alleen hier." in page.read_text() and "Changed by hand." not in page.read_text()
 
 
 # --- the build cache -------------------------------------------------------------------------------------
