@@ -303,6 +303,25 @@ def render_cached(body: str, body_line: int, shown: str, problems: Collector):
     return rendered
 
 
+def _cached_article(path: Path, lang: str, root: Path | None) -> tuple[str | None, Article | None]:
+    """(cache key, the article loaded from these bytes before, or None). An article with any problem is never
+    kept, so its problems are reported on every build."""
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None, None
+    entry = cache.key("article", cache.versions("pyyaml", *MARKDOWN_LIBRARIES), raw, path.name, lang,
+                      sources.shown_path(path, root))
+    found = cache.load("article", entry)
+    return entry, found if isinstance(found, Article) else None
+
+
+def _keep(entry: str | None, article: Article | None, problems: list[Problem]) -> tuple[Article | None, list[Problem]]:
+    if entry is not None and article is not None and not problems:
+        cache.save("article", entry, article)
+    return article, problems
+
+
 def _load_one(root: Path | None, task: tuple[Path, str]) -> tuple[Article | None, list[Problem]]:
     """One article and its problems (a task of `parallel.run`: the problems travel back with it)."""
     path, lang = task
@@ -339,7 +358,10 @@ def load_articles(content_dir: Path, languages: tuple[str, ...], root: Path | No
         for path in entries:
             skipped = sources.check_entry(path, sources.shown_path(path, root), bases, ".md")
             steps.append(("problem", skipped) if skipped is not None else ("load", (path, lang)))
-    loaded = iter(parallel.run(_load_one, [value for kind, value in steps if kind == "load"], jobs, root))
+    tasks = [value for kind, value in steps if kind == "load"]
+    known = [_cached_article(path, lang, root) for path, lang in tasks]  # (key, article or None) per file
+    made = iter(parallel.run(_load_one, [task for task, (_, found) in zip(tasks, known) if found is None], jobs, root))
+    loaded = iter([(found, []) if found is not None else _keep(entry, *next(made)) for entry, found in known])
     seen: dict[str, Article] = {}
     keys: dict[str, Article] = {}
     for kind, value in steps:

@@ -94,7 +94,12 @@ def render_all(tasks: list[Task], jobs: int) -> list[bytes]:
 
     found = [cached_rendering(task) for task in tasks]
     missing = [task for task, content in zip(tasks, found) if content is None]
-    made = iter(parallel.run(render_task, missing, jobs, fresh=True))
+    # Pillow cards in forked workers (or here, when few); vl-convert only in fresh ones (its runtime's threads
+    # do not survive a fork, and a parent that started it could not fork workers later, as `serve` does).
+    drawn = [_entry(task)[1].get("card") == PILLOW_CARD for task in missing]
+    cards = iter(parallel.run(render_task, [t for t, d in zip(missing, drawn) if d], jobs))
+    others = iter(parallel.run(render_task, [t for t, d in zip(missing, drawn) if not d], jobs, fresh=True))
+    made = iter([next(cards) if d else next(others) for d in drawn])
     return [content if content is not None else next(made) for content in found]
 
 
@@ -161,6 +166,7 @@ def card_png(title: str, kicker: str, footer: str) -> bytes:
 
 
 CARD_BACKGROUND, CARD_INK, CARD_MUTED = "#0b3d91", "#ffffff", "#c9dbff"
+PILLOW_CARD = "pillow-palette"  # the design of the cards drawn with Pillow (part of their cache key)
 CARD_MUTED_LEVEL = 204  # the Pillow card's muted text: 80 % of the way from the background to the ink
 CARD_MARGIN, CARD_TITLE_LINES = 72, 4
 # Looked up in this order, so the same machine always draws with the same face (Debian, Fedora, Arch, Homebrew).
@@ -250,7 +256,7 @@ def _card_fast_spec(title: str, kicker: str, footer: str, fonts: tuple[bytes, by
     """What a Pillow card is made from: its text, the fonts and Pillow's version (the cache key)."""
     import PIL
 
-    return {"card": "pillow-palette", "pillow": PIL.__version__, "fonts": _font_hashes(fonts), "title": title,
+    return {"card": PILLOW_CARD, "pillow": PIL.__version__, "fonts": _font_hashes(fonts), "title": title,
             "kicker": kicker, "footer": footer}
 
 

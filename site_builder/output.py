@@ -193,7 +193,7 @@ def write_site(files: SiteFiles, out_dir: Path, lock_timeout: float | None = Non
             if _holds_exactly(target, files):
                 report.kept = len(files)
                 return report
-            staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
+            staging = _staging(target)
             try:
                 _fill(staging, files, target if target.is_dir() else None, report)
                 old = _swap_in(staging, target)
@@ -201,7 +201,8 @@ def write_site(files: SiteFiles, out_dir: Path, lock_timeout: float | None = Non
                 shutil.rmtree(staging, ignore_errors=True)
                 raise
             report.swapped = True
-            if old is not None:  # the previous site, already out of the way: its removal delays nobody
+            if old is not None and not (old == staging and _kept_as_spare(old, target)):
+                # the previous site, already out of the way: its removal delays nobody
                 if background_removal:
                     _remove_in_background(old)
                 else:
@@ -212,13 +213,14 @@ def write_site(files: SiteFiles, out_dir: Path, lock_timeout: float | None = Non
     return report
 
 
-def _same_bytes(path: Path, content: bytes) -> bool:
+def _same_bytes(path: Path | str, content: bytes) -> bool:
     """True when `path` is a regular file (not a link) holding exactly `content`."""
     try:
         status = os.lstat(path)
         if not stat.S_ISREG(status.st_mode) or status.st_size != len(content):
             return False
-        return path.read_bytes() == content
+        with open(path, "rb") as stream:
+            return stream.read() == content
     except OSError:
         return False
 
@@ -227,50 +229,143 @@ def _holds_exactly(target: Path, files: SiteFiles) -> bool:
     """Whether the site folder already is this site: the same files with the same bytes, and nothing else."""
     if not target.is_dir() or target.is_symlink():
         return False
+    if not all(content is KEEP or _same_bytes(os.path.join(target, relative), content)
+               for relative, content in files.items()):
+        return False  # the common case of a build with changes: found before walking the whole tree
     expected = {relative for relative, _ in files.items()} | {MARKER}
     found = set()
     for folder, dirs, names in os.walk(target):
-        base = Path(folder).relative_to(target)
+        base = os.path.relpath(folder, target)
         for name in names:
-            found.add((base / name).as_posix())
+            found.add(name if base == "." else f"{base}/{name}")
         if not names and not dirs and folder != str(target):
             return False  # an empty folder the site does not have
-    if found != expected:
+    return found == expected and _same_bytes(target / MARKER, MARKER_TEXT)
+
+
+def spare_path(target: Path) -> Path:
+    """Where the site before the current one is kept: the next build's staging folder."""
+    return target.parent / f".{target.name}.spare"
+
+
+def _staging(target: Path) -> Path:
+    """A staging folder: the spare (the site two builds ago, mostly hard links to the current one's files),
+    brought up to date in place by `_fill`, which costs a few changed files instead of thousands of new
+    folders and links; a new empty folder when there is no spare."""
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
+    spare = spare_path(target)
+    if spare.is_dir() and not spare.is_symlink():
+        with contextlib.suppress(OSError):  # a rename onto an empty folder replaces it; a killed build
+            os.rename(spare, staging)      # leaves it as a .new- leftover, removed by the next build
+    elif os.path.lexists(spare):
+        _remove(str(spare))
+    return staging
+
+
+def _kept_as_spare(old: Path, target: Path) -> bool:
+    """Keep the previous site beside the new one for the next build to stage in; False when it cannot be."""
+    try:
+        os.rename(old, spare_path(target))
+    except OSError:
         return False
-    return _same_bytes(target / MARKER, MARKER_TEXT) and all(
-        content is KEEP or _same_bytes(target / relative, content) for relative, content in files.items())
+    return True
+
+
+def _existing(folder: Path) -> tuple[dict[str, os.stat_result], set[str]]:
+    """Relative path -> lstat of every file (and link) under `folder`, and its folders."""
+    files, folders = {}, set()
+    for parent, dirs, names in os.walk(folder):
+        base = os.path.relpath(parent, folder)
+        prefix = "" if base == "." else base + "/"
+        for name in dirs:  # a link to a folder is an entry to remove like a file, never a folder to write into
+            path = os.path.join(parent, name)
+            if os.path.islink(path):
+                files[prefix + name] = os.lstat(path)
+            else:
+                folders.add(prefix + name)
+        for name in names:
+            with contextlib.suppress(OSError):
+                files[prefix + name] = os.lstat(os.path.join(parent, name))
+    return files, folders
+
+
+def _remove(path: str) -> None:
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path)
+    else:
+        os.unlink(path)
 
 
 def _fill(staging: Path, files: SiteFiles, previous: Path | None, report: WriteReport) -> None:
+    """Make `staging` hold exactly `files`: a file that is already the current site's (the same inode) stays,
+    every other one is replaced (never written through: it may be a link to a live file); anything else goes."""
     staging.chmod(0o777 & ~_umask())  # mkdtemp makes 0700; a web server must be able to read the site
-    for relative, content in [*files.items(), (MARKER, MARKER_TEXT)]:  # paths checked by SiteFiles.add
-        path = staging / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if content is KEEP:
-            _carry_over(previous, relative, path)
-            report.kept += 1
-            continue
-        if previous is not None and _same_bytes(previous / relative, content):
+    wanted = [*files.items(), (MARKER, MARKER_TEXT)]  # paths checked by SiteFiles.add
+    there, folders = _existing(staging)
+    keep_folders = {parent.as_posix() for relative, _ in wanted for parent in PurePosixPath(relative).parents}
+    for relative in set(there) - {relative for relative, _ in wanted}:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(staging / relative)
+    for folder in sorted(folders - keep_folders, key=len):
+        if os.path.lexists(staging / folder):
+            shutil.rmtree(staging / folder)  # folders the site no longer has (and with them their files)
+    made = keep_folders & folders | {"."}  # folders already there (plain strings: thousands of files)
+    for relative, content in wanted:
+        folder = os.path.dirname(relative) or "."
+        if folder not in made:
+            os.makedirs(os.path.join(staging, folder), exist_ok=True)
+            made.add(folder)
+        path = os.path.join(staging, relative)
+        source = os.path.join(previous, relative) if previous is not None else None
+        status = there.get(relative)
+        if content is KEEP or (source is not None and _same_bytes(source, content)):
+            if status is not None and _same_file(status, source):
+                report.kept += 1
+                continue
+            if status is not None:
+                _remove(path)
+            if content is KEEP:
+                _carry_over(previous, relative, path)
+                report.kept += 1
+                continue
             try:
-                os.link(previous / relative, path)
+                os.link(source, path)
                 report.kept += 1
                 continue
             except OSError:  # a filesystem without hard links, or a file that just went: write it
                 pass
-        path.write_bytes(content)
+        elif status is not None:
+            _remove(path)
+        _write_file(path, content)
         report.written += 1
 
 
-def _carry_over(previous: Path | None, relative: str, path: Path) -> None:
+def _write_file(path: str, content: bytes) -> None:
+    with open(path, "wb") as stream:
+        stream.write(content)
+
+
+def _same_file(status: os.stat_result, other: str | None) -> bool:
+    """Whether a staged entry is a regular file that is the same file (a hard link) as `other`."""
+    if other is None or not stat.S_ISREG(status.st_mode):
+        return False
+    try:
+        found = os.lstat(other)
+    except OSError:
+        return False
+    return stat.S_ISREG(found.st_mode) and (found.st_ino, found.st_dev) == (status.st_ino, status.st_dev)
+
+
+def _carry_over(previous: Path | None, relative: str, path: str) -> None:
     """The previous site's file, linked (or copied where hard links fail); it was checked unchanged when the
     build began, so its going missing since means someone changed the output folder during the build."""
     try:
         if previous is None:
             raise FileNotFoundError(relative)
         try:
-            os.link(previous / relative, path)
+            os.link(os.path.join(previous, relative), path)
         except OSError:
-            shutil.copyfile(previous / relative, path)
+            shutil.copyfile(os.path.join(previous, relative), path)
     except OSError:
         raise SiteError(Problem(f"{relative} of the previous site changed during the build; build again",
                                 previous.as_posix() if previous is not None else None)) from None

@@ -337,7 +337,19 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
 
 
 def _home_page(plan: _Plan, lang: Language) -> Page:
-    code, config, dataset, current = lang.code, plan.config, plan.dataset, plan.current
+    code, config, headline = lang.code, plan.config, plan.headline
+    card_footer = lang.gettext("%(organizations)s organizations · %(results)s results · "
+                               "%(accelerators)s accelerator types") % {
+        "organizations": lang.number(headline.organizations), "results": lang.number(headline.results),
+        "accelerators": lang.number(headline.accelerator_types)}
+    return Page(home_path(code), code, "home.html", config.title[code], plan.every_language(home_path),
+                dict(plan.common), x_default="index.html", og_image=f"og/{code}/home.png",
+                card=(config.title[code], round_label(config), card_footer), late=lambda: _home_context(plan, lang))
+
+
+def _home_context(plan: _Plan, lang: Language) -> dict:
+    """The home page's findings, tables and lists: made only when the page is."""
+    code, dataset, current = lang.code, plan.dataset, plan.current
     benchmarks = plan.benchmark_entries(lang, home_path(code))
     fastest_rows = []
     for _, row in plan.fastest.iterrows():
@@ -357,10 +369,6 @@ def _home_page(plan: _Plan, lang: Language) -> Page:
     fastest = {"rows": fastest_rows, "unscored": unscored, "results": sum(r["results"] for r in fastest_rows),
                "legend": legend([r["method"] for r in fastest_rows if r["method"] is not None], lang)}
     headline = plan.headline
-    card_footer = lang.gettext("%(organizations)s organizations · %(results)s results · "
-                               "%(accelerators)s accelerator types") % {
-        "organizations": lang.number(headline.organizations), "results": lang.number(headline.results),
-        "accelerators": lang.number(headline.accelerator_types)}
     own, others = _articles_by_language(plan, code)
     showcase = plan.features.scaling_benchmark if plan.features else None
     key_charts = [plan.charts_by.get((code, chart_id)) for chart_id in
@@ -374,16 +382,15 @@ def _home_page(plan: _Plan, lang: Language) -> Page:
         finding.insert(0, findings.fastest_sentence(
             current[current["benchmark"] == showcase], plan.figure_context, lang, plan.names, home_path(code),
             plan.benchmark_names, score_source_label, benchmark_name=str(dataset.benchmarks.loc[showcase, "name"])))
-    return Page(home_path(code), code, "home.html", config.title[code], plan.every_language(home_path), {
-        **plan.common, "headline": headline, "largest_note": _largest_note(headline, lang, plan.names),
+    return {
+        "headline": headline, "largest_note": _largest_note(headline, lang, plan.names),
         "finding": finding, "benchmarks_path": benchmarks_path(code),
         "showcase": next((row for row in fastest_rows if row["benchmark"] == showcase and row["score"] is not None),
                          None),
         "fastest": fastest, "benchmarks": benchmarks,
         "charts": [chart for chart in key_charts if chart is not None], "round_charts": round_charts,
         "own_articles": own, "other_articles": others,
-    }, x_default="index.html", og_image=f"og/{code}/home.png",
-        card=(config.title[code], round_label(config), card_footer))
+    }
 
 
 def round_label(config: SiteConfig) -> str:
@@ -460,6 +467,16 @@ def _article_pages(plan: _Plan, lang: Language) -> list[Page]:
 
 
 def _benchmark_page(plan: _Plan, lang: Language, benchmark: str) -> Page:
+    code, config = lang.code, plan.config
+    name = str(plan.dataset.benchmarks.loc[benchmark, "name"])
+    return Page(benchmark_path(code, benchmark), code, "benchmark.html", name,
+                plan.every_language(lambda other: benchmark_path(other, benchmark)),
+                {**plan.common, "section": "benchmarks"}, x_default=benchmark_path(config.default_language, benchmark),
+                late=lambda: _benchmark_context(plan, lang, benchmark))
+
+
+def _benchmark_context(plan: _Plan, lang: Language, benchmark: str) -> dict:
+    """A benchmark page's tables, findings and links: made only when the page is."""
     code, config, dataset = lang.code, plan.config, plan.dataset
     facts = {key: _optional(value) for key, value in dataset.benchmarks.loc[benchmark].to_dict().items()}
     entries = plan.current[plan.current["benchmark"] == benchmark]
@@ -485,31 +502,29 @@ def _benchmark_page(plan: _Plan, lang: Language, benchmark: str) -> Page:
               if chart_lang == code and plan.chart_benchmark(chart) == benchmark]
     own = _articles_by_language(plan, code)[0]
     citing = [article for article in own if benchmark in plan.benchmarks_cited(article)]
-    return Page(path, code, "benchmark.html", str(facts["name"]),
-                plan.every_language(lambda other: benchmark_path(other, benchmark)), {
-                    **plan.common, "section": "benchmarks", "benchmark": facts, "task": task_label(facts["task"], lang),
-                    "finding": [findings.fastest_sentence(entries, plan.figure_context, lang, plan.names, path,
-                                                          plan.benchmark_names, score_source_label)],
-                    "finding_note": findings.unscored_sentence(entries, lang),
-                    "charts": charts, "citing": citing, "benchmarks_path": benchmarks_path(code),
-                    "table": table, "rows": table["rows"], "scored": table["scored"],
-                    "chart": plan.charts_by[(code, benchmark_chart_id(benchmark))], "comparison": comparison,
-                    "comparison_names": {"before": plan.names.submitter(comparison["before"].get("submitter", "")),
-                                         "now": plan.names.submitter(comparison["now"].get("submitter", ""))}
-                    if comparison else None,
-                    "nav": [(b, dataset.benchmarks.loc[b, "name"], benchmark_path(code, b))
-                            for b in plan.round_benchmarks],
-                }, x_default=benchmark_path(config.default_language, benchmark))
+    return {
+        "benchmark": facts, "task": task_label(facts["task"], lang),
+        "finding": [findings.fastest_sentence(entries, plan.figure_context, lang, plan.names, path,
+                                              plan.benchmark_names, score_source_label)],
+        "finding_note": findings.unscored_sentence(entries, lang),
+        "charts": charts, "citing": citing, "benchmarks_path": benchmarks_path(code),
+        "table": table, "rows": table["rows"], "scored": table["scored"],
+        "chart": plan.charts_by[(code, benchmark_chart_id(benchmark))], "comparison": comparison,
+        "comparison_names": {"before": plan.names.submitter(comparison["before"].get("submitter", "")),
+                             "now": plan.names.submitter(comparison["now"].get("submitter", ""))}
+        if comparison else None,
+        "nav": [(b, dataset.benchmarks.loc[b, "name"], benchmark_path(code, b))
+                for b in plan.round_benchmarks],
+    }
 
 
 def _benchmarks_page(plan: _Plan, lang: Language) -> Page:
     """Every benchmark of the round with its finding and its result counts."""
     code = lang.code
     return Page(benchmarks_path(code), code, "benchmarks.html", lang.gettext("Benchmarks"),
-                plan.every_language(benchmarks_path), {
-                    **plan.common, "section": "benchmarks",
-                    "benchmarks": plan.benchmark_entries(lang, benchmarks_path(code))},
-                x_default=benchmarks_path(plan.config.default_language))
+                plan.every_language(benchmarks_path), {**plan.common, "section": "benchmarks"},
+                x_default=benchmarks_path(plan.config.default_language),
+                late=lambda: {"benchmarks": plan.benchmark_entries(lang, benchmarks_path(code))})
 
 
 def alias_pages(config: SiteConfig, languages: list[Language], aliases: dict[str, str],

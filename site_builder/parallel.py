@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 
+FEW = 8  # fewer forked tasks than this run here: forking a parent that holds the site costs more than they do
 _task: Callable | None = None  # set in the parent just before a pool forks; read by the workers
 _shared: object = None
 
@@ -36,7 +37,7 @@ def run(task: Callable, items: Iterable, jobs: int, shared: object = None, fresh
     """
     global _task, _shared
     items = list(items)
-    if jobs <= 1 or not items or not can_fork():
+    if jobs <= 1 or not items or not can_fork() or (len(items) < FEW and not fresh):
         return [task(shared, item) for item in items]
     workers = min(jobs, len(items))
     chunksize = max(1, len(items) // (workers * 4))

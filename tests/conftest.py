@@ -169,3 +169,7 @@ def arabic_site(mini_site):
     return write_files(mini_site, {"content/ar/natayij.md": ARABIC_ARTICLE})
 
 
+def beside(folder: Path) -> list[str]:
+    """Names in `folder`, without the spare tree a build keeps beside its output (`output.spare_path`; the
+    tests of the spare look at it themselves)."""
+    return sorted(p.name for p in folder.iterdir() if not (p.name.startswith(".") and p.name.endswith(".spare")))

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from site_builder.cli import main
-from tests.conftest import ROOT, csv_text, MINI_V60
+from tests.conftest import ROOT, csv_text, MINI_V60, beside
 
 HELLO = "content/en/hello.md"
 V60 = "data/rounds/v6.0/results.csv"
@@ -83,7 +83,7 @@ def test_a_failed_build_leaves_the_previous_site_byte_identical(mini_site, tmp_p
     result = build(mini_site, out)
     assert result.exit_code == 1
     assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "site"]
+    assert beside(tmp_path) == ["out", "site"]
 
 
 # Encodings and line endings -------------------------------------------------------------------

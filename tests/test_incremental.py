@@ -17,7 +17,7 @@ from site_builder.build import build_site
 from site_builder.cli import main
 from site_builder.errors import SiteError
 from site_builder.output import MARKER, SiteFiles, write_site
-from tests.conftest import MINI_ARTICLES
+from tests.conftest import MINI_ARTICLES, beside
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -60,7 +60,7 @@ def test_unchanged_files_are_not_rewritten_and_changed_ones_are(tmp_path):
     assert after["a"] == before["a"] and after[MARKER] == before[MARKER]
     assert after["b/c"] != before["b/c"]
     assert snapshot(out) == {"a": b"same", "b/c": b"new", "d": b"added", MARKER: output.MARKER_TEXT}
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+    assert beside(tmp_path) == ["out"]
 
 
 def test_the_same_files_again_touch_nothing(tmp_path):
@@ -90,12 +90,62 @@ def test_a_site_changed_by_hand_is_replaced(tmp_path, change):
     assert not (out / "a").is_symlink()
 
 
+def test_the_previous_site_is_kept_beside_as_the_next_builds_staging(tmp_path):
+    """The site before the current one stays as a hidden spare (mostly hard links to the current files): the
+    next build brings it up to date in place and swaps it in, making no new folders for unchanged files."""
+    out, spare = tmp_path / "out", output.spare_path(tmp_path / "out")
+    write_site(site_of(a="1", b__c="2", d__e__f="3"), out)
+    assert not spare.exists()
+    write_site(site_of(a="1", b__c="changed", d__e__f="3"), out)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".out.spare", "out"]
+    assert snapshot(spare) == {"a": b"1", "b/c": b"2", "d/e/f": b"3", MARKER: output.MARKER_TEXT}
+    assert (spare / "a").stat().st_ino == (out / "a").stat().st_ino  # shared, not copied
+    folders = {p.relative_to(spare).as_posix(): p.stat().st_ino for p in spare.rglob("*") if p.is_dir()}
+    report = write_site(site_of(a="1", b__c="changed", d__e__f="new", g="4"), out)
+    assert (report.written, report.kept) == (2, 3)  # d/e/f and g; a, b/c and the marker stay
+    assert snapshot(out) == {"a": b"1", "b/c": b"changed", "d/e/f": b"new", "g": b"4", MARKER: output.MARKER_TEXT}
+    assert {p.relative_to(out).as_posix(): p.stat().st_ino for p in out.rglob("*") if p.is_dir()} == folders
+    # The spare is now the second site: its d/e/f, a link shared with the third's staging, was not written through.
+    assert snapshot(spare) == {"a": b"1", "b/c": b"changed", "d/e/f": b"3", MARKER: output.MARKER_TEXT}
+
+
+@pytest.mark.parametrize("damage", ["extra file", "file for folder", "folder for file", "link to outside",
+                                    "live file linked", "emptied"])
+def test_a_damaged_spare_still_makes_exactly_the_site(tmp_path, damage):
+    out, spare, outside = tmp_path / "out", output.spare_path(tmp_path / "out"), tmp_path / "outside"
+    outside.mkdir()
+    write_site(site_of(a="1", b__c="2"), out)
+    write_site(site_of(a="1", b__c="3"), out)
+    if damage == "extra file":
+        (spare / "stray.html").write_text("?")
+    elif damage == "file for folder":
+        shutil.rmtree(spare / "b")
+        (spare / "b").write_text("not a folder")
+    elif damage == "folder for file":
+        (spare / "a").unlink()
+        (spare / "a").mkdir()
+        (spare / "a" / "inside").write_text("x")
+    elif damage == "link to outside":
+        shutil.rmtree(spare / "b")
+        (spare / "b").symlink_to(outside, target_is_directory=True)
+    elif damage == "live file linked":  # a spare file that is the live one: writing through would change the site
+        (spare / "b" / "c").unlink()
+        os.link(out / "b" / "c", spare / "b" / "c")
+    else:
+        shutil.rmtree(spare)
+        spare.mkdir()
+    live = snapshot(out)
+    write_site(site_of(a="1", b__c="4", x__y="5"), out)
+    assert snapshot(out) == {"a": b"1", "b/c": b"4", "x/y": b"5", MARKER: output.MARKER_TEXT}
+    assert snapshot(spare) == live and list(outside.iterdir()) == []
+
+
 def test_the_previous_tree_is_removed_in_the_background(tmp_path):
     out = tmp_path / "out"
     write_site(site_of(a="1"), out)
     write_site(site_of(a="2"), out, background_removal=True)
     output.wait_for_removals()
-    assert snapshot(out)["a"] == b"2" and sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+    assert snapshot(out)["a"] == b"2" and beside(tmp_path) == ["out"]
 
 
 def test_a_build_with_no_change_writes_nothing(mini_site, warm_cache, tmp_path):
@@ -243,11 +293,11 @@ def test_charts_are_built_once_per_inputs(mini_site, warm_cache, tmp_path, monke
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "empty", "flipped"])
 def test_a_corrupt_cache_entry_is_ignored_and_rebuilt(mini_site, warm_cache, tmp_path, damage):
     for entry in (warm_cache / "renders").glob("*"):
-        if entry.suffix in (".md", ".chart", ".jinja"):  # only this build's entries, all damaged below
+        if entry.suffix in (".article", ".md", ".chart", ".jinja"):  # only this build's entries, all damaged below
             entry.unlink()
     build_site(mini_site, tmp_path / "good", jobs=1)
-    entries = [p for p in (warm_cache / "renders").iterdir() if p.suffix in (".md", ".chart", ".jinja")]
-    assert {entry.suffix for entry in entries} == {".md", ".chart", ".jinja"}
+    entries = [p for p in (warm_cache / "renders").iterdir() if p.suffix in (".article", ".md", ".chart", ".jinja")]
+    assert {entry.suffix for entry in entries} == {".article", ".md", ".chart", ".jinja"}
     for entry in entries:
         raw = entry.read_bytes()
         entry.write_bytes({"garbage": b"\x80not a pickle", "truncated": raw[: len(raw) // 2], "empty": b"",
