@@ -46,6 +46,7 @@ class BuildReport:
     written: int = 0  # files whose bytes changed (the others were left as they were)
 
 
+FEED_ENTRIES = 50  # the newest articles per feed, in full: what a reader subscribing catches up on (Pelican: 100)
 UNTIMED_FIELDS = ("out_dir", "languages", "pages", "charts", "files", "warnings", "notes")  # kept for a no-op build
 
 
@@ -144,13 +145,15 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
         "source_label": lambda source, lang=lang: pages.score_source_label(source, lang)}, compiled)
         for lang in languages}
 
+    # Images first, while this process is at its smallest: vl-convert runs in a worker of its own.
     renderings: list[tuple[str, images.Task]] = []  # output path -> what to render, made all at once below
     _add_chart_files(reuse, charts, chart_set.aliases, renderings)
-    _add_pages(reuse, site_pages, envs, config, renderings, jobs, (site_key, listing_key))
-    _add_feeds_and_indexes(reuse, site_pages, envs, config, articles, charts, updated, bound,
-                           {lang.code: lang for lang in languages}, (site_key, listing_key))
+    _add_page_images(reuse, site_pages, renderings)
     for (path, _), rendering in zip(renderings, images.render_all([task for _, task in renderings], jobs)):
         files.add(path, rendering)
+    _add_pages(reuse, site_pages, envs, config, jobs, (site_key, listing_key))
+    _add_feeds_and_indexes(reuse, site_pages, envs, config, articles, charts, updated, bound,
+                           {lang.code: lang for lang in languages}, (site_key, listing_key))
 
     progress(3, 4, "writing the site")
     written = output.write_site(files, out_dir, background_removal=True)
@@ -211,11 +214,20 @@ def _listing(articles: list[content.Article], bound: inline.BoundArticles,
     return tuple((content.listing_record(article), cites(article)) for article in articles)
 
 
-def _add_pages(reuse: _Reuse, site_pages: list[pages.Page], envs: dict, config: SiteConfig,
-               renderings: list[tuple[str, images.Task]], jobs: int, keys: tuple[str, str]) -> None:
-    """Every HTML page, in its language's environment (in `jobs` processes), with its Open Graph image;
-    template errors of all pages are reported together, once per template line. A page made from the same
-    inputs as the previous site's is carried over (`keys`: the site's and the articles' listing keys)."""
+def _add_page_images(reuse: _Reuse, site_pages: list[pages.Page], renderings: list[tuple[str, images.Task]]) -> None:
+    """Each page's Open Graph image: a text card, or its chart's PNG."""
+    for page in site_pages:
+        if page.card:
+            reuse.render(page.og_image, ("card", page.card), renderings)
+        elif page.og_image:
+            reuse.render(page.og_image, ("png", page.context["chart"].spec), renderings)
+
+
+def _add_pages(reuse: _Reuse, site_pages: list[pages.Page], envs: dict, config: SiteConfig, jobs: int,
+               keys: tuple[str, str]) -> None:
+    """Every HTML page, in its language's environment (in `jobs` processes); template errors of all pages are
+    reported together, once per template line. A page made from the same inputs as the previous site's is
+    carried over (`keys`: the site's and the articles' listing keys)."""
     site_key, listing_key = keys
     problems = Collector()
     stale = [index for index, page in enumerate(site_pages) if not reuse.current(page.path, cache.key(
@@ -228,11 +240,6 @@ def _add_pages(reuse: _Reuse, site_pages: list[pages.Page], envs: dict, config: 
             reuse.files.add(site_pages[index].path, html)
     if problems.problems:
         raise SiteError(render.merge_page_problems(problems.problems))
-    for page in site_pages:
-        if page.card:
-            reuse.render(page.og_image, ("card", page.card), renderings)
-        elif page.og_image:
-            reuse.render(page.og_image, ("png", page.context["chart"].spec), renderings)
 
 
 def _render_page(shared: tuple[list[pages.Page], dict, SiteConfig], index: int) -> tuple[str | None, list[Problem]]:
@@ -251,12 +258,12 @@ def _add_feeds_and_indexes(reuse: _Reuse, site_pages: list[pages.Page], envs: di
                            articles: list[content.Article], charts: list[chart_catalog.Chart],
                            updated: dt.date, bound: inline.BoundArticles, languages: dict,
                            keys: tuple[str, str]) -> None:
-    """An Atom feed per language (made again when an article of its language changed), the sitemap (with
-    hreflang alternates) and robots.txt."""
+    """An Atom feed per language with its newest articles (made again when one of them changed), the sitemap
+    (with hreflang alternates) and robots.txt."""
     charts_by = {(chart.lang, chart.id): chart for chart in charts}
     for code, env in envs.items():
         path = f"{code}/feed.xml"
-        own = [a for a in articles if a.lang == code]
+        own = [a for a in articles if a.lang == code][:FEED_ENTRIES]  # newest first
         if reuse.current(path, cache.key("feed", *keys, path, tuple(a.digest for a in own))):
             continue
         # Relative to the article: each entry carries its article's URL as xml:base.

@@ -34,6 +34,14 @@ MAX_NAME_BYTES = 255  # the longest file name ext4, APFS and NTFS accept
 KEEP = None  # the content of a file the previous build wrote with the same inputs: carried over unread
 
 
+@dataclass(frozen=True)
+class FromFile:
+    """Content that is already in a file (a rendering in the build cache): read or copied only when the site
+    is written, so thousands of images never sit in memory together."""
+
+    path: str
+
+
 class SiteFiles:
     """Output path -> bytes, or KEEP for a file of the previous site that the build found still current (by the
     key it was made from, see `uptodate`). Refuses paths that escape the site root, that no filesystem can
@@ -49,7 +57,7 @@ class SiteFiles:
         """The previous site's file at `path` stays as it is."""
         return self.add(path, KEEP)
 
-    def add(self, path: str, content: bytes | str | None) -> str:
+    def add(self, path: str, content: bytes | str | FromFile | None) -> str:
         normalized = _checked_path(path)
         folded = unicodedata.normalize("NFC", normalized).casefold()
         if folded in self._folded:
@@ -213,11 +221,17 @@ def write_site(files: SiteFiles, out_dir: Path, lock_timeout: float | None = Non
     return report
 
 
-def _same_bytes(path: Path | str, content: bytes) -> bool:
+def _same_bytes(path: Path | str, content: bytes | FromFile) -> bool:
     """True when `path` is a regular file (not a link) holding exactly `content`."""
     try:
         status = os.lstat(path)
-        if not stat.S_ISREG(status.st_mode) or status.st_size != len(content):
+        if not stat.S_ISREG(status.st_mode):
+            return False
+        if isinstance(content, FromFile):
+            if os.stat(content.path).st_size != status.st_size:
+                return False
+            content = _read(content)
+        if status.st_size != len(content):
             return False
         with open(path, "rb") as stream:
             return stream.read() == content
@@ -340,9 +354,18 @@ def _fill(staging: Path, files: SiteFiles, previous: Path | None, report: WriteR
         report.written += 1
 
 
-def _write_file(path: str, content: bytes) -> None:
+def _write_file(path: str, content: bytes | FromFile) -> None:
     with open(path, "wb") as stream:
-        stream.write(content)
+        stream.write(_read(content) if isinstance(content, FromFile) else content)
+
+
+def _read(content: FromFile) -> bytes:
+    try:
+        with open(content.path, "rb") as stream:
+            return stream.read()
+    except FileNotFoundError:
+        raise SiteError(Problem("a rendering left the build cache during the build (another build trimming it?); "
+                                "build again", content.path, hint="SITE_BUILDER_CACHE_MAX_MB may be too small")) from None
 
 
 def _same_file(status: os.stat_result, other: str | None) -> bool:

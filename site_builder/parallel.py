@@ -31,15 +31,15 @@ def can_fork() -> bool:
 def run(task: Callable, items: Iterable, jobs: int, shared: object = None, fresh: bool = False) -> list:
     """[task(shared, item) for item in items], in `jobs` processes when jobs > 1.
 
-    `fresh` workers are spawned instead of forked: for tasks that call vl-convert, whose runtime (threads)
-    cannot be inherited from a parent that has used it. Their `task` and `shared` travel by pickle, so the
-    task must be a module-level function of a light module.
+    `fresh` workers are spawned instead of forked, even for one job: for tasks that call vl-convert, whose
+    runtime (threads, about 120 MB) then never lives in this process, which may fork workers later. Their
+    `task` and `shared` travel by pickle, so the task must be a module-level function of a light module.
     """
     global _task, _shared
     items = list(items)
-    if jobs <= 1 or not items or not can_fork() or (len(items) < FEW and not fresh):
+    if not items or (not fresh and (jobs <= 1 or len(items) < FEW or not can_fork())):
         return [task(shared, item) for item in items]
-    workers = min(jobs, len(items))
+    workers = max(1, min(jobs, len(items)))
     chunksize = max(1, len(items) // (workers * 4))
     if fresh:
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
