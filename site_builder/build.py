@@ -8,6 +8,7 @@ import difflib
 import io
 import json
 import os
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -93,11 +94,22 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     problems.problems += output.out_dir_problems(out_dir, root, {  # before anything is rendered
         "content": config.content_dir, "data": config.data_dir, "templates": config.templates_dir,
         "locales": config.locales_dir})
-    inputs = articles = None
+    inputs = articles = chart_set = None
     try:  # results, accelerators and the round's declared chart features, checked against each other
         inputs = chart_catalog.load_inputs(config.data_dir, config.round, config.previous_round, root)
     except SiteError as error:
         problems.extend(error)
+    reuse = _Reuse(output.SiteFiles(), uptodate.reusable_outputs(out_dir))
+    if inputs is not None and not problems.problems:
+        # The charts and their images before the articles, while this process is small: vl-convert's
+        # worker then adds its 120 MB to a smaller total.
+        progress(0, 4, "building charts")
+        try:
+            chart_set = chart_catalog.build_charts(inputs, languages, _chart_inputs_keys(config))
+            _add_chart_files(reuse, chart_set.charts, chart_set.aliases, jobs)
+        except SiteError as error:
+            problems.extend(error)
+    progress(1, 4, "reading content")
     try:
         articles = content.load_articles(config.content_dir, config.languages, root, warnings, jobs)
     except SiteError as error:
@@ -107,7 +119,6 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
                               if p.severity == "warning"]
     problems.raise_if_any()
 
-    progress(1, 4, "building charts")
     dataset, names = inputs.dataset, inputs.names  # display names are loaded with the data
     missing_names = names.missing("submitter", dataset.results["submitter"])
     if missing_names and (config.data_dir / "display_names.csv").exists():
@@ -118,7 +129,6 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     verdicts = claims.evaluate_claims(config, figure_context)
     bound = inline.bind(articles, figure_context, {v.id: v for v in verdicts}, claims.render_claim_inline,
                         pages.score_source_label, names.in_text)
-    chart_set = chart_catalog.build_charts(inputs, languages, _chart_inputs_keys(config))
     late = [*([placeholder] if placeholder else []), *chart_set.left_out.values()]
     warnings += late
     if strict and late:
@@ -131,7 +141,6 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     site_pages += pages.alias_pages(config, languages, chart_set.aliases, charts)
     progress(2, 4, "rendering pages")
 
-    reuse = _Reuse(output.SiteFiles(), uptodate.reusable_outputs(out_dir))
     files = reuse.files
     site_key = cache.key("pages", uptodate.site_fingerprint(config, out_dir), updated.isoformat())
     listing_key = cache.key("listing", site_key, _listing(articles, bound, chart_set))
@@ -145,18 +154,16 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
         "source_label": lambda source, lang=lang: pages.score_source_label(source, lang)}, compiled)
         for lang in languages}
 
-    # Images first, while this process is at its smallest: vl-convert runs in a worker of its own.
-    renderings: list[tuple[str, images.Task]] = []  # output path -> what to render, made all at once below
-    _add_chart_files(reuse, charts, chart_set.aliases, renderings)
-    _add_page_images(reuse, site_pages, renderings)
-    for (path, _), rendering in zip(renderings, images.render_all([task for _, task in renderings], jobs)):
-        files.add(path, rendering)
-    _add_pages(reuse, site_pages, envs, config, jobs, (site_key, listing_key))
-    _add_feeds_and_indexes(reuse, site_pages, envs, config, articles, charts, updated, bound,
-                           {lang.code: lang for lang in languages}, (site_key, listing_key))
-
-    progress(3, 4, "writing the site")
-    written = output.write_site(files, out_dir, background_removal=True)
+    _add_page_images(reuse, site_pages, jobs)
+    spool = output.spool_folder(out_dir)  # pages go to disk as they are made, not into memory
+    try:
+        _add_pages(reuse, site_pages, envs, config, jobs, (site_key, listing_key), spool)
+        _add_feeds_and_indexes(reuse, site_pages, envs, config, articles, charts, updated, bound,
+                               {lang.code: lang for lang in languages}, (site_key, listing_key))
+        progress(3, 4, "writing the site")
+        written = output.write_site(files, out_dir, background_removal=True)
+    finally:
+        shutil.rmtree(spool, ignore_errors=True)
     report = BuildReport(out_dir, config.languages, len([p for p in site_pages if not p.path.startswith("embed/")]),
                          len(charts), len(files), tuple(warnings), 0.0, tuple(chart_set.notes), written.written)
     uptodate.record(inputs_hash, out_dir, {field: getattr(report, field) for field in UNTIMED_FIELDS}, reuse.keys)
@@ -200,6 +207,11 @@ class _Reuse:
         if not self.current(path, images.rendering_key(task)):
             renderings.append((path, task))
 
+    def add_renderings(self, renderings: list[tuple[str, images.Task]], jobs: int) -> None:
+        """Make the renderings (in `jobs` processes) and add them to the site."""
+        for (path, _), rendering in zip(renderings, images.render_all([task for _, task in renderings], jobs)):
+            self.files.add(path, rendering)
+
 
 def _listing(articles: list[content.Article], bound: inline.BoundArticles,
              chart_set: chart_catalog.ChartSet) -> tuple:
@@ -214,17 +226,19 @@ def _listing(articles: list[content.Article], bound: inline.BoundArticles,
     return tuple((content.listing_record(article), cites(article)) for article in articles)
 
 
-def _add_page_images(reuse: _Reuse, site_pages: list[pages.Page], renderings: list[tuple[str, images.Task]]) -> None:
-    """Each page's Open Graph image: a text card, or its chart's PNG."""
+def _add_page_images(reuse: _Reuse, site_pages: list[pages.Page], jobs: int) -> None:
+    """Each page's Open Graph image: a text card (a chart page's is its chart's PNG, made with the chart)."""
+    renderings: list[tuple[str, images.Task]] = []
     for page in site_pages:
         if page.card:
             reuse.render(page.og_image, ("card", page.card), renderings)
-        elif page.og_image:
+        elif page.og_image and page.og_image not in reuse.files:
             reuse.render(page.og_image, ("png", page.context["chart"].spec), renderings)
+    reuse.add_renderings(renderings, jobs)
 
 
 def _add_pages(reuse: _Reuse, site_pages: list[pages.Page], envs: dict, config: SiteConfig, jobs: int,
-               keys: tuple[str, str]) -> None:
+               keys: tuple[str, str], spool: Path) -> None:
     """Every HTML page, in its language's environment (in `jobs` processes); template errors of all pages are
     reported together, once per template line. A page made from the same inputs as the previous site's is
     carried over (`keys`: the site's and the articles' listing keys)."""
@@ -232,7 +246,7 @@ def _add_pages(reuse: _Reuse, site_pages: list[pages.Page], envs: dict, config: 
     problems = Collector()
     stale = [index for index, page in enumerate(site_pages) if not reuse.current(page.path, cache.key(
         "page", site_key, listing_key if page.inputs is None else page.inputs, page.path, page.template))]
-    rendered = parallel.run(_render_page, stale, jobs, (site_pages, envs, config))
+    rendered = parallel.run(_render_page, stale, jobs, (site_pages, envs, config, spool))
     for index, (html, found) in zip(stale, rendered):
         if found:
             problems.problems += found
@@ -242,16 +256,20 @@ def _add_pages(reuse: _Reuse, site_pages: list[pages.Page], envs: dict, config: 
         raise SiteError(render.merge_page_problems(problems.problems))
 
 
-def _render_page(shared: tuple[list[pages.Page], dict, SiteConfig], index: int) -> tuple[str | None, list[Problem]]:
-    """One page's HTML, or its problems (a task of `parallel.run`)."""
-    site_pages, envs, config = shared
+def _render_page(shared: tuple[list[pages.Page], dict, SiteConfig, Path],
+                 index: int) -> tuple[output.FromFile | None, list[Problem]]:
+    """One page's HTML in a spool file, or its problems (a task of `parallel.run`)."""
+    site_pages, envs, config, spool = shared
     page = site_pages[index]
     context = {**page.context, **(page.late() if page.late else {}), "page": page,
                "switcher": pages.switcher(page, list(config.languages))}
     try:
-        return render.render(envs[page.lang or config.default_language], page.template, context), []
+        html = render.render(envs[page.lang or config.default_language], page.template, context)
     except SiteError as error:
         return None, error.problems
+    path = spool / f"{index}.html"
+    path.write_bytes(html.encode("utf-8"))
+    return output.FromFile(str(path), owned=True), []
 
 
 def _add_feeds_and_indexes(reuse: _Reuse, site_pages: list[pages.Page], envs: dict, config: SiteConfig,
@@ -302,11 +320,11 @@ def _check_chart_references(articles: list[content.Article], chart_set: chart_ca
     problems.raise_if_any()
 
 
-def _add_chart_files(reuse: _Reuse, charts: list[chart_catalog.Chart], aliases: dict[str, str],
-                     renderings: list[tuple[str, images.Task]]) -> None:
-    """Spec (JSON) and static SVG per chart and language; the plotted rows once per chart as CSV
-    (from the first language: the rows are the same, only generated labels differ). A renamed chart's
-    old id gets the same files, so links to them keep working."""
+def _add_chart_files(reuse: _Reuse, charts: list[chart_catalog.Chart], aliases: dict[str, str], jobs: int) -> None:
+    """Spec (JSON), static SVG and PNG (the chart page's Open Graph image) per chart and language; the plotted
+    rows once per chart as CSV (from the first language: the rows are the same, only generated labels
+    differ). A renamed chart's old id gets the same files, so links to them keep working."""
+    renderings: list[tuple[str, images.Task]] = []
     old_ids = {}
     for old, new in aliases.items():
         old_ids.setdefault(new, []).append(old)
@@ -317,8 +335,8 @@ def _add_chart_files(reuse: _Reuse, charts: list[chart_catalog.Chart], aliases: 
         for chart_id in [chart.id, *old_ids.get(chart.id, [])]:
             reuse.files.add(f"charts/{chart.lang}/{chart_id}.vl.json", spec)
             reuse.render(f"charts/{chart.lang}/{chart_id}.svg", ("svg", chart.spec), renderings)
-            if chart_id != chart.id:  # the current id's PNG is its page's Open Graph image, added with the page
-                reuse.render(f"charts/{chart.lang}/{chart_id}.png", ("png", chart.spec), renderings)
+            reuse.render(f"charts/{chart.lang}/{chart_id}.png", ("png", chart.spec), renderings)
             csv_path = f"data/{chart_id}.csv"
             if csv_path not in reuse.files:
                 reuse.files.add(csv_path, buffer.getvalue())
+    reuse.add_renderings(renderings, jobs)

@@ -113,7 +113,8 @@ def render_all(tasks: list[Task], jobs: int) -> list:
     # do not survive a fork, and a parent that started it could not fork workers later, as `serve` does).
     drawn = [_entry(task)[1].get("card") == PILLOW_CARD for task in missing]
     cards = iter(parallel.run(stored_task, [t for t, d in zip(missing, drawn) if d], jobs))
-    others = iter(parallel.run(stored_task, [t for t, d in zip(missing, drawn) if not d], jobs, fresh=True))
+    # One vl-convert worker: its runtime costs 120 MB a process, and the charts are a few dozen.
+    others = iter(parallel.run(stored_task, [t for t, d in zip(missing, drawn) if not d], 1, fresh=True))
     made = iter([next(cards) if d else next(others) for d in drawn])
     return [content if content is not None else next(made) for content in found]
 

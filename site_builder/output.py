@@ -36,10 +36,21 @@ KEEP = None  # the content of a file the previous build wrote with the same inpu
 
 @dataclass(frozen=True)
 class FromFile:
-    """Content that is already in a file (a rendering in the build cache): read or copied only when the site
-    is written, so thousands of images never sit in memory together."""
+    """Content that is already in a file (a rendering in the build cache, a page in the build's spool): read,
+    copied or (`owned`: the build's own spool file) moved only when the site is written, so thousands of
+    pages and images never sit in memory together."""
 
     path: str
+    owned: bool = False
+
+
+def spool_folder(out_dir: Path) -> Path:
+    """A private folder beside the output for pages made before the site is written (on its filesystem, so
+    they are moved into place, not copied). The build removes it; a killed build's is removed by the next
+    build once its process is gone."""
+    target = Path(os.path.realpath(out_dir))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=f".{target.name}.spool-{os.getpid()}-", dir=target.parent))
 
 
 class SiteFiles:
@@ -350,6 +361,13 @@ def _fill(staging: Path, files: SiteFiles, previous: Path | None, report: WriteR
                 pass
         elif status is not None:
             _remove(path)
+        if isinstance(content, FromFile) and content.owned:
+            try:
+                os.rename(content.path, path)
+                report.written += 1
+                continue
+            except OSError:  # not on the same filesystem after all: copy it
+                pass
         _write_file(path, content)
         report.written += 1
 
@@ -481,10 +499,22 @@ def remove_leftovers(out_dir: Path, lock_timeout: float | None = None) -> None:
 def _remove_leftovers(target: Path) -> None:
     """Remove the staging and old folders of killed builds into `target`. Called with the lock held, when no
     live build can own one; other outputs' folders in the same parent do not match."""
-    leftover = re.compile(rf"\.{re.escape(target.name)}\.(new|old)-[a-z0-9_]+")
+    leftover = re.compile(rf"\.{re.escape(target.name)}\.(?:(new|old)|spool-([0-9]+))-[a-z0-9_]+")
     for entry in target.parent.iterdir():
-        if leftover.fullmatch(entry.name) and entry.is_dir() and not entry.is_symlink():
+        found = leftover.fullmatch(entry.name)
+        if found and entry.is_dir() and not entry.is_symlink() and not (found[2] and _alive(int(found[2]))):
             shutil.rmtree(entry, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process is running (a build still writing its spool folder)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists, owned by someone else
+        return True
+    return True
 
 
 def lock_path(out_dir: Path) -> Path:

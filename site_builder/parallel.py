@@ -10,6 +10,7 @@ Renderings (vl-convert, whose runtime threads a fork would not carry over) go to
 from __future__ import annotations
 
 import functools
+import gc
 import multiprocessing
 import os
 from collections.abc import Callable, Iterable
@@ -45,10 +46,12 @@ def run(task: Callable, items: Iterable, jobs: int, shared: object = None, fresh
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
             return list(pool.map(functools.partial(task, shared), items, chunksize=chunksize))
     _task, _shared = task, shared
+    gc.freeze()  # what the workers inherit stays out of their collections, so its memory stays shared
     try:
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
             return list(pool.map(_call, items, chunksize=chunksize))
     finally:
+        gc.unfreeze()
         _task = _shared = None
 
 

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from site_builder import assets, build as build_module, images, output
 from site_builder.build import build_site
 from site_builder.cli import main
-from site_builder.errors import SiteError
+from site_builder.errors import Problem, SiteError
 from site_builder.output import MARKER, SiteFiles, out_dir_problems, write_site
 from site_builder.render import relative_url
 
@@ -349,6 +349,36 @@ def test_leftovers_of_killed_builds_are_removed_and_no_others(tmp_path):
     write_site(site_of(a="1"), out)
     assert beside(tmp_path) == [".other.new-abc123", ".out.new-abc.keep",
                                                           ".out.new-b.new-zz", "out", "out.new-abc"]
+
+
+def test_a_spool_folder_goes_with_its_build_and_only_then(tmp_path):
+    """Pages are spooled beside the output while a build runs: the build removes its own, the next build
+    removes one whose process is gone, and never one of a build still running."""
+    out = tmp_path / "out"
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead_pid = int(dead.stdout)
+    for name in [f".out.spool-{dead_pid}-abc", f".out.spool-{os.getpid()}-abc", f".out.spool-{os.getppid()}-x"]:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "0.html").write_text("spooled")
+    write_site(site_of(a="1"), out)
+    assert beside(tmp_path) == [f".out.spool-{os.getppid()}-x", f".out.spool-{os.getpid()}-abc", "out"]
+
+
+def test_a_build_leaves_no_spool_behind(mini_site, tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    build_site(mini_site, out, jobs=2)
+    assert beside(tmp_path) == ["out", "site"] and (out / "en/articles/hello/index.html").is_file()
+    spooled = []
+
+    def failing_write(files, *args, **kwargs):  # the pages are spooled by now; then the write fails
+        spooled.extend(p.name for p in tmp_path.glob(".out.spool-*/*.html"))
+        raise SiteError(Problem("disk full"))
+
+    monkeypatch.setattr(output, "write_site", failing_write)
+    (mini_site / "content/en/hello.md").write_text((mini_site / "content/en/hello.md").read_text() + "\nMore.\n")
+    with pytest.raises(SiteError):
+        build_site(mini_site, out, jobs=1)
+    assert spooled and beside(tmp_path) == ["out", "site"]
 
 
 def test_a_build_killed_while_writing_is_cleaned_up_by_the_next(mini_site, tmp_path):
