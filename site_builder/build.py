@@ -77,7 +77,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     if (previous := uptodate.previous_report(inputs_hash, out_dir)) is not None:
         return BuildReport(**previous, seconds=time.perf_counter() - started)  # the site is already this build
     progress = progress or (lambda done, total, stage: None)
-    progress(0, 4, "reading data and content")
+    progress(0, 4, "reading data and building charts")
 
     # Everything found in the inputs is reported in one run: catalogs, data, content, and the
     # warnings with --strict (notes, such as an ignored editor file, never fail a build).
@@ -94,7 +94,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     problems.problems += output.out_dir_problems(out_dir, root, {  # before anything is rendered
         "content": config.content_dir, "data": config.data_dir, "templates": config.templates_dir,
         "locales": config.locales_dir})
-    inputs = articles = chart_set = None
+    inputs = articles = chart_set = vega = None
     try:  # results, accelerators and the round's declared chart features, checked against each other
         inputs = chart_catalog.load_inputs(config.data_dir, config.round, config.previous_round, root)
     except SiteError as error:
@@ -103,15 +103,16 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     if inputs is not None and not problems.problems:
         # The charts and their images before the articles, while this process is small: vl-convert's
         # worker then adds its 120 MB to a smaller total.
-        progress(0, 4, "building charts")
         try:
+            vega = assets.vega_bundle(cached_only=True) or parallel.run(assets.vega_bundle_task, [0], jobs,
+                                                                        fresh=True)[0]
             chart_set = chart_catalog.build_charts(inputs, languages, _chart_inputs_keys(config))
             _add_chart_files(reuse, chart_set.charts, chart_set.aliases, jobs)
         except SiteError as error:
             problems.extend(error)
     progress(1, 4, "reading content")
     try:
-        articles = content.load_articles(config.content_dir, config.languages, root, warnings, jobs)
+        articles = content.load_articles(config.content_dir, config.languages, root, warnings, jobs, compact=True)
     except SiteError as error:
         problems.extend(error)
     if strict:
@@ -145,7 +146,6 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     site_key = cache.key("pages", uptodate.site_fingerprint(config, out_dir), updated.isoformat())
     listing_key = cache.key("listing", site_key, _listing(articles, bound, chart_set))
     theme = assets.theme_assets(config.templates_dir)
-    vega = assets.vega_bundle(cached_only=True) or parallel.run(assets.vega_bundle_task, [0], jobs, fresh=True)[0]
     for asset in [*theme.values(), vega]:
         files.add(asset.path, asset.content)
     asset_paths = {name: asset.path for name, asset in theme.items()} | {"vega.js": vega.path}

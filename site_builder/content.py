@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
 import re
 import unicodedata
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,6 +64,7 @@ class Article:
     body_line: int = 1  # line of the file where the body starts
     line_of: dict = field(default_factory=dict, compare=False, repr=False)  # front matter key -> line
     digest: str = field(default="", compare=False, repr=False)  # sha256 of the file's bytes: its page's inputs
+    packed: bytes = field(default=b"", compare=False, repr=False)  # the HTML, compressed, in compact articles
 
     @property
     def path(self) -> str:
@@ -303,6 +306,15 @@ def render_cached(body: str, body_line: int, shown: str, problems: Collector):
     return rendered
 
 
+def _compacted(article: Article) -> Article:
+    return dataclasses.replace(article, body="", html="", packed=zlib.compress(article.html.encode("utf-8"), 1))
+
+
+def html_of(article: Article) -> str:
+    """The article's HTML, compact or not."""
+    return zlib.decompress(article.packed).decode("utf-8") if article.packed else article.html
+
+
 def _cached_article(path: Path, lang: str, root: Path | None) -> tuple[str | None, Article | None]:
     """(cache key, the article loaded from these bytes before, or None). An article with any problem is never
     kept, so its problems are reported on every build."""
@@ -330,8 +342,10 @@ def _load_one(root: Path | None, task: tuple[Path, str]) -> tuple[Article | None
 
 
 def load_articles(content_dir: Path, languages: tuple[str, ...], root: Path | None = None,
-                  warnings: list[Problem] | None = None, jobs: int = 1) -> list[Article]:
-    """Every non-draft article of every language, sorted; all problems reported together.
+                  warnings: list[Problem] | None = None, jobs: int = 1, compact: bool = False) -> list[Article]:
+    """Every non-draft article of every language, sorted; all problems reported together. `compact` articles
+    (for a build, which holds thousands) leave out their Markdown (`check` reads it) and keep their HTML
+    compressed: read it with `html_of`.
 
     Notes and warnings (ignored files, a folder of a language the site does not build) are appended
     to `warnings` when given; they never fail the build by themselves. The files are read and rendered
@@ -362,6 +376,8 @@ def load_articles(content_dir: Path, languages: tuple[str, ...], root: Path | No
     known = [_cached_article(path, lang, root) for path, lang in tasks]  # (key, article or None) per file
     made = iter(parallel.run(_load_one, [task for task, (_, found) in zip(tasks, known) if found is None], jobs, root))
     loaded = iter([(found, []) if found is not None else _keep(entry, *next(made)) for entry, found in known])
+    if compact:
+        loaded = iter([(_compacted(article) if article else article, found) for article, found in loaded])
     seen: dict[str, Article] = {}
     keys: dict[str, Article] = {}
     for kind, value in steps:

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
+from site_builder.content import html_of
 from site_builder.errors import Collector
 from site_builder.figures import FigureContext, FigureError, Quantity, ResultRef, evaluate
 from site_builder.i18n import Language
@@ -157,7 +158,7 @@ class BoundArticles:
                 return self.claim_html(self.claims[code.args[0]], lang, page_path)
             raise AssertionError(f"no renderer for shortcode '{code.name}'")  # markup knows every name
 
-        return MARKER.sub(replace, article.html)
+        return MARKER.sub(replace, html_of(article))
 
 
 def bind(articles, context: FigureContext, claims: dict, claim_html: Callable[[object, Language, str], str],

@@ -29,6 +29,9 @@ def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
+RECYCLE = 512  # forked workers are replaced after this many items: what they hold then goes back to the system
+
+
 def run(task: Callable, items: Iterable, jobs: int, shared: object = None, fresh: bool = False) -> list:
     """[task(shared, item) for item in items], in `jobs` processes when jobs > 1.
 
@@ -48,8 +51,13 @@ def run(task: Callable, items: Iterable, jobs: int, shared: object = None, fresh
     _task, _shared = task, shared
     gc.freeze()  # what the workers inherit stays out of their collections, so its memory stays shared
     try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            return list(pool.map(_call, items, chunksize=chunksize))
+        results = []
+        # Python's allocator seldom returns freed memory: fresh workers for each batch bound what each one holds.
+        for start in range(0, len(items), RECYCLE):
+            batch = items[start:start + RECYCLE]
+            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                results += pool.map(_call, batch, chunksize=max(1, min(chunksize, len(batch) // (workers * 4))))
+        return results
     finally:
         gc.unfreeze()
         _task = _shared = None

@@ -28,6 +28,7 @@ class Doc:
     source: str
     shortcodes: tuple
     html: str = ""
+    packed: bytes = b""  # as a compact Article's: the HTML compressed
 
 
 @pytest.fixture(scope="module")

@@ -279,7 +279,7 @@ def test_build_site_reports_progress_stage_by_stage(mini_site, tmp_path):
     build_site(mini_site, tmp_path / "out", progress=lambda *call: calls.append(call))
     assert [done for done, _, _ in calls] == [0, 1, 2, 3]
     assert {total for _, total, _ in calls} == {4}
-    assert [label for _, _, label in calls] == ["reading data and content", "building charts",
+    assert [label for _, _, label in calls] == ["reading data and building charts", "reading content",
                                                 "rendering pages", "writing the site"]
 
 
