@@ -10,7 +10,8 @@ article, with `--jobs 1` and `--jobs 2` when `site-builder build --help` lists t
 it); Hugo and Pelican building the same articles from scratch; our chart stage against a naive loop of
 Altair `chart.save()` per chart and language (.json and .svg); `site-builder --help`. Each build runs
 as a child process: its wall time, the peak resident memory of its largest process (os.wait4) and the
-peak of its whole process tree (sampled from /proc every 0.2 s, for parallel builds) are recorded.
+peak of its whole process tree (sampled from /proc every 0.2 s, for parallel builds: the proportional set
+size, which counts pages shared with forked workers once, and the plain sum of resident sizes) are recorded.
 The table shows medians and the ratios the speed targets of the project are stated in.
 
 Hugo and Pelican come from benchmarks/requirements.txt, installed on first use into their own virtualenv
@@ -64,7 +65,8 @@ TARGETS_TEXT = {
 class Sample:
     seconds: float
     max_rss_mb: float  # largest single process (the child or a process it waited for)
-    tree_mb: float  # sampled sum over the process tree; 0 when the run was too short to sample
+    tree_mb: float  # sampled sum of resident sizes over the process tree (shared pages once per process)
+    tree_pss_mb: float = 0.0  # sampled sum of proportional sizes (shared pages split): what the tree occupies
 
 
 @dataclass
@@ -94,27 +96,31 @@ def _children_by_parent() -> dict[int, list[int]]:
     return tree
 
 
-def _tree_rss(root: int) -> int:
-    """Resident bytes of a process and all its descendants, now."""
-    tree, total, stack = _children_by_parent(), 0, [root]
+def _tree_memory(root: int) -> tuple[int, int]:
+    """(resident, proportional) bytes of a process and all its descendants, now. Forked workers share their
+    parent's pages: the resident sizes count those once per process, the proportional ones (PSS) split them."""
+    tree, rss, pss, stack = _children_by_parent(), 0, 0, [root]
     while stack:
         pid = stack.pop()
         stack += tree.get(pid, [])
         with contextlib.suppress(OSError, ValueError, IndexError), open(f"/proc/{pid}/statm") as handle:
-            total += int(handle.read().split()[1]) * PAGE_SIZE
-    return total
+            rss += int(handle.read().split()[1]) * PAGE_SIZE
+        with contextlib.suppress(OSError, ValueError, IndexError), open(f"/proc/{pid}/smaps_rollup") as handle:
+            pss += next(int(line.split()[1]) for line in handle if line.startswith("Pss:")) * 1024
+    return rss, pss
 
 
 def measure(command: list[str], env: dict | None = None, cwd: Path | None = None) -> Sample:
     """Run a command to completion; its wall time and peak memory. A failure raises with its output."""
     started = time.perf_counter()
     process = subprocess.Popen(command, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    peak, done = [0], threading.Event()
+    peak, done = [0, 0], threading.Event()
 
     def sample() -> None:
         while not done.wait(0.2):
             with contextlib.suppress(OSError):
-                peak[0] = max(peak[0], _tree_rss(process.pid))
+                now = _tree_memory(process.pid)
+                peak[:] = [max(peak[0], now[0]), max(peak[1], now[1])]
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
@@ -127,7 +133,7 @@ def measure(command: list[str], env: dict | None = None, cwd: Path | None = None
     if process.returncode != 0:
         tail = output.decode("utf-8", "replace").strip().splitlines()[-8:]
         raise RuntimeError(f"{' '.join(map(str, command[:4]))} ... exited {process.returncode}: " + " | ".join(tail))
-    return Sample(seconds, usage.ru_maxrss / 1024, peak[0] / MB)
+    return Sample(seconds, usage.ru_maxrss / 1024, peak[0] / MB, peak[1] / MB)
 
 
 # --- the tools ---------------------------------------------------------------------------------------
@@ -352,9 +358,15 @@ def targets(cases: dict[str, Case], jobs: list[int | None]) -> list[tuple[str, s
                  None if startup is None else startup <= 0.15))
     ours = [c for name, c in cases.items() if name.startswith("ours") and c.samples]
     if ours:
-        peak = max(max(s.max_rss_mb, s.tree_mb) for c in ours for s in c.samples)
-        worst = max(ours, key=lambda c: max(max(s.max_rss_mb, s.tree_mb) for s in c.samples))
-        rows.append((TARGETS_TEXT["memory"], f"{peak:.0f} MB ({worst.name})", peak <= 300))
+        # What the build occupies: its largest process, or its process tree with shared pages counted once
+        # (PSS); the sum of resident sizes counts a forked worker's inherited pages again and is shown apart.
+        def occupied(sample: Sample) -> float:
+            return max(sample.max_rss_mb, sample.tree_pss_mb)
+
+        peak = max(occupied(s) for c in ours for s in c.samples)
+        worst = max(ours, key=lambda c: max(occupied(s) for s in c.samples))
+        rows.append((TARGETS_TEXT["memory"], f"{peak:.0f} MB ({worst.name}; largest process or tree PSS)",
+                     peak <= 300))
     else:
         rows.append((TARGETS_TEXT["memory"], "not measured", None))
     return rows
@@ -362,17 +374,19 @@ def targets(cases: dict[str, Case], jobs: list[int | None]) -> list[tuple[str, s
 
 def report(cases: dict[str, Case], jobs: list[int | None], header: list[str]) -> str:
     lines = [*header, "",
-             "| case | median s | min-max s | max RSS MB (largest process) | process tree MB (sampled) | runs |",
-             "|---|--:|--:|--:|--:|--:|"]
+             "| case | median s | min-max s | max RSS MB (largest process) | tree PSS MB (sampled) "
+             "| tree RSS sum MB (sampled) | runs |",
+             "|---|--:|--:|--:|--:|--:|--:|"]
     for case in cases.values():
         if case.error:
-            lines.append(f"| {case.name} | failed: {case.error} | | | | |")
+            lines.append(f"| {case.name} | failed: {case.error} | | | | | |")
             continue
         seconds = [s.seconds for s in case.samples]
         rss = f"{case.median('max_rss_mb'):.0f}" if any(s.max_rss_mb for s in case.samples) else "-"
+        pss = f"{max(s.tree_pss_mb for s in case.samples):.0f}" if any(s.tree_pss_mb for s in case.samples) else "-"
         tree = f"{max(s.tree_mb for s in case.samples):.0f}" if any(s.tree_mb for s in case.samples) else "-"
         lines.append(f"| {case.name} | {case.median():.3f} | {min(seconds):.3f}-{max(seconds):.3f} | {rss} | "
-                     f"{tree} | {len(seconds)} |")
+                     f"{pss} | {tree} | {len(seconds)} |")
     lines += ["", "| target | measured (medians) | met |", "|---|---|---|"]
     for text, measured, met in targets(cases, jobs):
         lines.append(f"| {text} | {measured} | {'yes' if met else 'no' if met is not None else 'n/a'} |")

@@ -98,6 +98,23 @@ def test_measure_reports_time_and_memory_and_raises_on_failure():
         bench_run.measure([sys.executable, "-c", "import sys; print('boom'); sys.exit(3)"])
 
 
+FORKED = """
+import os, time
+shared = bytearray(b"x" * (80 * 1024 * 1024))  # touched: resident, then shared with the fork
+if os.fork() == 0:
+    time.sleep(1.5)
+    os._exit(0)
+time.sleep(1.5)
+os.wait()
+"""
+
+
+def test_the_tree_counts_memory_shared_with_a_forked_worker_once_in_pss():
+    sample = bench_run.measure([sys.executable, "-c", FORKED])
+    assert sample.tree_mb >= 150  # the plain sum counts the 80 MB in both processes
+    assert 80 <= sample.tree_pss_mb < 130  # the proportional sizes split it between them
+
+
 def test_targets_are_judged_from_the_medians():
     def case(name: str, *seconds: float, rss: float = 100) -> bench_run.Case:
         return bench_run.Case(name, [bench_run.Sample(s, rss, rss) for s in seconds])
