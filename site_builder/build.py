@@ -73,6 +73,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     config = load_config(root, base_url)
     out_dir = out_dir if out_dir is not None else root / "_site"
     cache_limit = assets.cache_limit()
+    cache_state = _folder_mtime(assets.cache_dir() / "renders")  # an entry added changes it (a use does not)
     inputs_hash = uptodate.inputs_fingerprint(config, out_dir, strict)  # before reading: an edit meanwhile counts
     if (previous := uptodate.previous_report(inputs_hash, out_dir)) is not None:
         return BuildReport(**previous, seconds=time.perf_counter() - started)  # the site is already this build
@@ -167,8 +168,16 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     report = BuildReport(out_dir, config.languages, len([p for p in site_pages if not p.path.startswith("embed/")]),
                          len(charts), len(files), tuple(warnings), 0.0, tuple(chart_set.notes), written.written)
     uptodate.record(inputs_hash, out_dir, {field: getattr(report, field) for field in UNTIMED_FIELDS}, reuse.keys)
-    images.trim_render_cache(cache_limit)
+    if _folder_mtime(assets.cache_dir() / "renders") != cache_state:  # the cache grew: keep it in its bound
+        images.trim_render_cache(cache_limit)
     return dataclasses.replace(report, seconds=time.perf_counter() - started)
+
+
+def _folder_mtime(folder: Path) -> int | None:
+    try:
+        return folder.stat().st_mtime_ns
+    except OSError:
+        return None
 
 
 def _chart_inputs_keys(config: SiteConfig) -> dict[str, str]:

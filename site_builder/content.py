@@ -306,8 +306,12 @@ def render_cached(body: str, body_line: int, shown: str, problems: Collector):
     return rendered
 
 
-def _compacted(article: Article) -> Article:
-    return dataclasses.replace(article, body="", html="", packed=zlib.compress(article.html.encode("utf-8"), 1))
+def _packed(article: Article) -> Article:
+    return dataclasses.replace(article, html="", packed=zlib.compress(article.html.encode("utf-8"), 1))
+
+
+def _unpacked(article: Article) -> Article:
+    return dataclasses.replace(article, html=html_of(article), packed=b"")
 
 
 def html_of(article: Article) -> str:
@@ -322,7 +326,7 @@ def _cached_article(path: Path, lang: str, root: Path | None) -> tuple[str | Non
         raw = path.read_bytes()
     except OSError:
         return None, None
-    entry = cache.key("article", cache.versions("pyyaml", *MARKDOWN_LIBRARIES), raw, path.name, lang,
+    entry = cache.key("packed article", cache.versions("pyyaml", *MARKDOWN_LIBRARIES), raw, path.name, lang,
                       sources.shown_path(path, root))
     found = cache.load("article", entry)
     return entry, found if isinstance(found, Article) else None
@@ -338,7 +342,8 @@ def _load_one(root: Path | None, task: tuple[Path, str]) -> tuple[Article | None
     """One article and its problems (a task of `parallel.run`: the problems travel back with it)."""
     path, lang = task
     found = Collector()
-    return load_article(path, lang, found, root), found.problems
+    article = load_article(path, lang, found, root)
+    return (_packed(article) if article else None), found.problems
 
 
 def load_articles(content_dir: Path, languages: tuple[str, ...], root: Path | None = None,
@@ -376,8 +381,9 @@ def load_articles(content_dir: Path, languages: tuple[str, ...], root: Path | No
     known = [_cached_article(path, lang, root) for path, lang in tasks]  # (key, article or None) per file
     made = iter(parallel.run(_load_one, [task for task, (_, found) in zip(tasks, known) if found is None], jobs, root))
     loaded = iter([(found, []) if found is not None else _keep(entry, *next(made)) for entry, found in known])
-    if compact:
-        loaded = iter([(_compacted(article) if article else article, found) for article, found in loaded])
+    # Articles are loaded (and cached) with their HTML compressed: a build keeps them so, without the Markdown.
+    finish = (lambda a: dataclasses.replace(a, body="")) if compact else _unpacked
+    loaded = iter([(finish(article) if article else article, found) for article, found in loaded])
     seen: dict[str, Article] = {}
     keys: dict[str, Article] = {}
     for kind, value in steps:

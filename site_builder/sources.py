@@ -8,6 +8,7 @@ and editor or hidden files ignored with a note instead of being read.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import re
 import unicodedata
@@ -30,7 +31,12 @@ def is_editor_leftover(name: str) -> bool:
 
 def shown_path(path: Path, root: Path | None) -> str:
     """A folder entry as the user names it, relative to the project, without following a symlink."""
-    return f"{display_path(path.parent, root)}/{path.name}"
+    return f"{_shown_folder(path.parent, root)}/{path.name}"
+
+
+@functools.lru_cache(maxsize=1024)  # thousands of articles share a few folders; resolving each costs syscalls
+def _shown_folder(folder: Path, root: Path | None) -> str:
+    return display_path(folder, root)
 
 
 def decode_text(raw: bytes, shown: str) -> tuple[str | None, Problem | None]:
