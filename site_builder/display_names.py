@@ -3,6 +3,7 @@ author id. Raw ids stay for anchors, CSV downloads and the result detail view.""
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,12 +40,19 @@ class DisplayNames:
     def in_text(self, text: str) -> str:
         """A generated sentence (a chart's text alternative) with each submitter id that has a different display
         name replaced, as a whole token only: "Acme_1" becomes "Acme Corp", "Acme_1_system" stays as it is."""
+        renamed, pattern = self._renaming
+        if pattern is None:
+            return text
+        return pattern.sub(lambda match: renamed[match.group(1)], text)
+
+    @functools.cached_property
+    def _renaming(self) -> tuple[dict[str, str], re.Pattern | None]:
+        """The ids to rename and one pattern for all of them, made once (charts rename every string of a spec)."""
         renamed = {raw: name for raw, name in self.names.get("submitter", {}).items() if raw != name}
         if not renamed:
-            return text
-        pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(renamed, key=len, reverse=True))) +
-                             r")(?![\w-])")
-        return pattern.sub(lambda match: renamed[match.group(1)], text)
+            return renamed, None
+        return renamed, re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(renamed, key=len, reverse=True)))
+                                   + r")(?![\w-])")
 
     def missing(self, kind: str, ids) -> list[str]:
         """Ids of a kind that have no curated name, sorted (for the completeness test and the build note)."""
