@@ -130,7 +130,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     figure_context = figures.FigureContext(dataset, config.round, config.previous_round)
     verdicts = claims.evaluate_claims(config, figure_context)
     bound = inline.bind(articles, figure_context, {v.id: v for v in verdicts}, claims.render_claim_inline,
-                        pages.score_source_label, names.in_text)
+                        pages.score_source_label, names.in_text, cache.files_fingerprint(config.data_dir))
     late = [*([placeholder] if placeholder else []), *chart_set.left_out.values()]
     warnings += late
     if strict and late:

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
+from site_builder import cache
 from site_builder.content import html_of
 from site_builder.errors import Collector
 from site_builder.figures import FigureContext, FigureError, Quantity, ResultRef, evaluate
@@ -23,8 +24,11 @@ from site_builder.urls import benchmark_path, result_anchor
 MARKER = re.compile(r"<!--sc:(\d+)-->")
 
 
-def resolve_figures(articles, context: FigureContext, problems: Collector) -> dict[tuple[str, int], Quantity]:
-    """(article source, shortcode index) -> computed figure, for every `fig` shortcode of every article."""
+def resolve_figures(articles, context: FigureContext, problems: Collector,
+                    data_key: str | None = None) -> dict[tuple[str, int], Quantity]:
+    """(article source, shortcode index) -> computed figure, for every `fig` shortcode of every article.
+    With `data_key` (a hash of the data folder) computed figures are kept in the build cache: a writer's
+    rebuild does not look the same rows up again."""
     resolved = {}
     computed: dict[tuple, Quantity | FigureError] = {}  # the same figure cited in many articles is computed once
     for article in articles:
@@ -34,10 +38,18 @@ def resolve_figures(articles, context: FigureContext, problems: Collector) -> di
             metric, *args = code.args or [""]
             key = (metric, tuple(args), tuple(code.options))
             if key not in computed:
-                try:
-                    computed[key] = evaluate(metric, args, dict(code.options), context)
-                except FigureError as error:
-                    computed[key] = error
+                entry = cache.key("figure", data_key, context.round, context.previous_round or "", *key) \
+                    if data_key else None
+                found = cache.load("figure", entry) if entry else None
+                if isinstance(found, Quantity):
+                    computed[key] = found
+                else:
+                    try:
+                        computed[key] = evaluate(metric, args, dict(code.options), context)
+                        if entry:
+                            cache.save("figure", entry, computed[key])
+                    except FigureError as error:
+                        computed[key] = error
             found = computed[key]
             if isinstance(found, FigureError):
                 problems.error(found.message, article.source, code.line, code.col, hint=found.hint)
@@ -162,10 +174,11 @@ class BoundArticles:
 
 
 def bind(articles, context: FigureContext, claims: dict, claim_html: Callable[[object, Language, str], str],
-         source_label: Callable[[str, Language], str], rename: Callable[[str], str] = str) -> BoundArticles:
+         source_label: Callable[[str, Language], str], rename: Callable[[str], str] = str,
+         data_key: str | None = None) -> BoundArticles:
     """Resolve every `fig` and `claim` shortcode of every article; all failures reported together."""
     problems = Collector()
-    figures = resolve_figures(articles, context, problems)
+    figures = resolve_figures(articles, context, problems, data_key)
     for article in articles:
         for code in article.shortcodes:
             if code.name != "claim":
