@@ -195,20 +195,22 @@ def _chart_inputs_keys(config: SiteConfig) -> dict[str, str]:
 class _Reuse:
     """The output files, and which of them the previous build already wrote from the same inputs.
 
-    `previous` maps output paths to the key (hash of inputs) each was made from, for the files still as the
-    last build left them; a file whose key is unchanged is carried over unread instead of being made again.
+    `previous` maps output paths to the key (hash of inputs) each was made from and its state (size, mtime,
+    inode), for the files still as the last build left them; a file whose key is unchanged is carried over
+    unread instead of being made again (and the write checks it is still that file).
     `keys` collects this build's keys, for the next one.
     """
 
     files: output.SiteFiles
-    previous: dict[str, str]
+    previous: dict[str, tuple[str, tuple[int, int, int]]]
     keys: dict[str, str] = dataclasses.field(default_factory=dict)
 
     def current(self, path: str, key: str) -> bool:
         """Note `path`'s key; True (and the file kept) when the previous site has it from the same inputs."""
         self.keys[path] = key
-        if self.previous.get(path) == key:
-            self.files.keep(path)
+        found = self.previous.get(path)
+        if found is not None and found[0] == key:
+            self.files.keep(path, found[1])
             return True
         return False
 

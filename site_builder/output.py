@@ -31,7 +31,13 @@ LOCK_TIMEOUT = 300.0  # seconds a build waits for another one writing the same f
 MAX_NAME_BYTES = 255  # the longest file name ext4, APFS and NTFS accept
 
 
-KEEP = None  # the content of a file the previous build wrote with the same inputs: carried over unread
+@dataclass(frozen=True)
+class Keep:
+    """The content of a file the previous build wrote from the same inputs: carried over unread. `state` is
+    (size, mtime in ns, inode) as the build found it; a file that differs when the site is written (another
+    build wrote there meanwhile) fails the build rather than being carried over."""
+
+    state: tuple[int, int, int]
 
 
 @dataclass(frozen=True)
@@ -54,7 +60,7 @@ def spool_folder(out_dir: Path) -> Path:
 
 
 class SiteFiles:
-    """Output path -> bytes, or KEEP for a file of the previous site that the build found still current (by the
+    """Output path -> bytes, or Keep for a file of the previous site that the build found still current (by the
     key it was made from, see `uptodate`). Refuses paths that escape the site root, that no filesystem can
     hold, and paths written twice (also when they differ only in case or Unicode form: one file on
     macOS/Windows)."""
@@ -64,11 +70,11 @@ class SiteFiles:
         self._folded: dict[str, str] = {}
         self._folders: set[str] = set()
 
-    def keep(self, path: str) -> str:
-        """The previous site's file at `path` stays as it is."""
-        return self.add(path, KEEP)
+    def keep(self, path: str, state: tuple[int, int, int]) -> str:
+        """The previous site's file at `path` (found with this size, mtime and inode) stays as it is."""
+        return self.add(path, Keep(tuple(state)))
 
-    def add(self, path: str, content: bytes | str | FromFile | None) -> str:
+    def add(self, path: str, content: bytes | str | FromFile | Keep) -> str:
         normalized = _checked_path(path)
         folded = unicodedata.normalize("NFC", normalized).casefold()
         if folded in self._folded:
@@ -254,7 +260,8 @@ def _holds_exactly(target: Path, files: SiteFiles) -> bool:
     """Whether the site folder already is this site: the same files with the same bytes, and nothing else."""
     if not target.is_dir() or target.is_symlink():
         return False
-    if not all(content is KEEP or _same_bytes(os.path.join(target, relative), content)
+    if not all(_unchanged(os.path.join(target, relative), content) if isinstance(content, Keep)
+               else _same_bytes(os.path.join(target, relative), content)
                for relative, content in files.items()):
         return False  # the common case of a build with changes: found before walking the whole tree
     expected = {relative for relative, _ in files.items()} | {MARKER}
@@ -343,13 +350,17 @@ def _fill(staging: Path, files: SiteFiles, previous: Path | None, report: WriteR
         path = os.path.join(staging, relative)
         source = os.path.join(previous, relative) if previous is not None else None
         status = there.get(relative)
-        if content is KEEP or (source is not None and _same_bytes(source, content)):
+        keep = isinstance(content, Keep)
+        if keep and (source is None or not _unchanged(source, content)):
+            raise SiteError(Problem(f"{relative} of the previous site changed during the build (another build "
+                                    "writing there?); build again", str(previous)))
+        if keep or (source is not None and _same_bytes(source, content)):
             if status is not None and _same_file(status, source):
                 report.kept += 1
                 continue
             if status is not None:
                 _remove(path)
-            if content is KEEP:
+            if keep:
                 _carry_over(previous, relative, path)
                 report.kept += 1
                 continue
@@ -395,6 +406,15 @@ def _same_file(status: os.stat_result, other: str | None) -> bool:
     except OSError:
         return False
     return stat.S_ISREG(found.st_mode) and (found.st_ino, found.st_dev) == (status.st_ino, status.st_dev)
+
+
+def _unchanged(path: str, kept: Keep) -> bool:
+    """Whether a file is still the one the build decided to keep (same size, mtime and inode)."""
+    try:
+        status = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(status.st_mode) and (status.st_size, status.st_mtime_ns, status.st_ino) == kept.state
 
 
 def _carry_over(previous: Path | None, relative: str, path: str) -> None:

@@ -75,9 +75,9 @@ def previous_report(inputs: str, out_dir: Path) -> dict | None:
     return dict(record["report"], written=0)
 
 
-def reusable_outputs(out_dir: Path) -> dict[str, str]:
-    """Output path -> the key it was made from, for every file of the last build into `out_dir` that is still
-    as that build left it (same size, mtime and inode); empty when there is no record."""
+def reusable_outputs(out_dir: Path) -> dict[str, tuple[str, tuple[int, int, int]]]:
+    """Output path -> (the key it was made from, its size, mtime and inode), for every file of the last build
+    into `out_dir` that is still as that build left it; empty when there is no record."""
     record = cache.load("built", _record_key(out_dir))
     if not isinstance(record, dict) or not isinstance(record.get("keys"), dict):
         return {}
@@ -86,7 +86,8 @@ def reusable_outputs(out_dir: Path) -> dict[str, str]:
     except OSError:
         return {}
     recorded = record.get("output") or {}
-    return {path: key for path, key in record["keys"].items() if path in state and state[path] == recorded.get(path)}
+    return {path: (key, state[path]) for path, key in record["keys"].items()
+            if path in state and state[path] == recorded.get(path)}
 
 
 def record(inputs: str, out_dir: Path, report: dict, keys: dict[str, str] | None = None) -> None:

@@ -228,6 +228,27 @@ def test_an_incremental_build_equals_a_cold_one_whatever_changed(mini_site, warm
     assert snapshot(incremental) == snapshot(cold)
 
 
+def test_a_page_replaced_while_a_build_renders_is_never_carried_over(mini_site, warm_cache, tmp_path, monkeypatch):
+    """Another build (or a hand) replaces a page between this build's planning and its write: the page it
+    meant to keep is not the one there any more, so the build fails and says so instead of keeping it."""
+    out = tmp_path / "out"
+    build_site(mini_site, out, jobs=1)
+    article = mini_site / "content/en/hello.md"
+    article.write_text(article.read_text().replace("Some text", "Some edited text"))
+    page, real_write = out / "nl/articles/alleen/index.html", output.write_site
+
+    def write_after_a_race(files, out_dir, **kwargs):
+        replaced = page.read_text().replace("Alleen hier.", "Written by another build.")
+        page.unlink()
+        page.write_text(replaced)
+        return real_write(files, out_dir, **kwargs)
+
+    monkeypatch.setattr(output, "write_site", write_after_a_race)
+    with pytest.raises(SiteError, match="changed during the build"):
+        build_site(mini_site, out, jobs=1)
+    assert "Written by another build." in page.read_text()  # the site as the other build left it
+
+
 def test_a_kept_page_edited_by_hand_is_made_again(mini_site, warm_cache, tmp_path):
     out = tmp_path / "out"
     build_site(mini_site, out, jobs=1)
