@@ -1,4 +1,4 @@
-from site_builder.cli import main
+from site_builder.cli import run
 
 if __name__ == "__main__":  # not when a spawned worker process imports it
-    main()
+    run()

@@ -6,6 +6,7 @@ Heavy libraries (pandas, altair) are imported inside commands so `--help` stays 
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from pathlib import Path
 
@@ -22,10 +23,48 @@ def _fail(error, what: str = "build failed", consequence: str = "; the previous 
     sys.exit(1)
 
 
+def run() -> None:
+    """The console script (and `python -m site_builder`): `main`, then an exit that skips tearing down, object
+    by object, the thousands of pages and articles a build leaves in memory (a quarter of a second on a large
+    site). Output is flushed and removals of old output trees are waited for first; an error that is not a
+    clean exit propagates as usual."""
+    try:
+        main()
+    except SystemExit as done:
+        code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+        if done.code is not None and not isinstance(done.code, int):
+            click.echo(str(done.code), err=True)
+    else:
+        code = 0
+    if sys.modules.get("site_builder.output") is not None:
+        sys.modules["site_builder.output"].wait_for_removals()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing more can be said there
+            stream.flush()
+    os._exit(code)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="site-builder")
 def main() -> None:
     """Build a multilingual static report site from Markdown articles and benchmark results."""
+
+
+@contextlib.contextmanager
+def _tuned_collector():
+    """A build allocates millions of short-lived objects and almost no cycles: while it runs, the libraries
+    loaded so far are left out of the cyclic collector's scans, and it runs less often (about 10 % of a
+    rebuild's time). Restored afterwards, for a process that goes on (tests, an embedding program)."""
+    import gc
+
+    thresholds = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(100_000, 50, 100)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
 
 
 @main.command()
@@ -47,6 +86,7 @@ def build(root: Path, out: Path | None, base_url: str | None, strict: bool, jobs
             if report is None:
                 from site_builder.build import build_site
 
+                stack.enter_context(_tuned_collector())
                 bar = _ProgressBar(stack, "building") if sys.stderr.isatty() else None
                 report = build_site(root, out, base_url, strict, jobs=jobs, progress=bar)
                 if bar:

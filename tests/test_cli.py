@@ -1,3 +1,4 @@
+import os
 import subprocess
 import sys
 
@@ -86,3 +87,20 @@ def test_unknown_chart_in_an_article_names_file_line_and_closest_id(mini_site, t
     assert result.exit_code == 1
     assert "content/en/hello.md:19: error: unknown chart 'scaling-deepseekv3-671'" in result.stderr
     assert "did you mean 'scaling-deepseekv3-671b'?" in result.stderr
+
+
+def test_the_console_script_exits_with_its_code_and_says_everything_first(mini_site, tmp_path):
+    """`python -m site_builder` (and the site-builder script) skip tearing objects down at exit: the exit code,
+    and every line written before it, must still come out."""
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "site_builder", *args], capture_output=True, text=True,
+                              env={**os.environ, "SITE_BUILDER_CACHE": str(tmp_path / "cache")})
+
+    built = run("build", "--root", str(mini_site), "--out", str(tmp_path / "out"), "--jobs", "1")
+    assert built.returncode == 0 and built.stderr.rstrip().splitlines()[-1].startswith("built ")
+    failed = run("build", "--root", str(tmp_path / "nowhere"))
+    assert failed.returncode == 1 and "no site.toml" in failed.stderr and "build failed" in failed.stderr
+    assert run("no-such-command").returncode == 2
+    version = run("--version")
+    assert version.returncode == 0 and version.stdout.startswith("site-builder, version ")
+
