@@ -74,7 +74,10 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     out_dir = out_dir if out_dir is not None else root / "_site"
     cache_limit = assets.cache_limit()
     cache_state = _folder_mtime(assets.cache_dir() / "renders")  # an entry added changes it (a use does not)
-    inputs_hash = uptodate.inputs_fingerprint(config, out_dir, strict)  # before reading: an edit meanwhile counts
+    # Before reading anything: an edit made while the build runs counts as a change for the next one.
+    data_print = cache.files_fingerprint(config.data_dir)
+    site_print = uptodate.site_fingerprint(config, out_dir, data_print)
+    inputs_hash = uptodate.inputs_fingerprint(config, out_dir, strict, site_print)
     if (previous := uptodate.previous_report(inputs_hash, out_dir)) is not None:
         return BuildReport(**previous, seconds=time.perf_counter() - started)  # the site is already this build
     progress = progress or (lambda done, total, stage: None)
@@ -107,7 +110,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
         try:
             vega = assets.vega_bundle(cached_only=True) or parallel.run(assets.vega_bundle_task, [0], jobs,
                                                                         fresh=True)[0]
-            chart_set = chart_catalog.build_charts(inputs, languages, _chart_inputs_keys(config))
+            chart_set = chart_catalog.build_charts(inputs, languages, _chart_inputs_keys(config, data_print))
             _add_chart_files(reuse, chart_set.charts, chart_set.aliases, jobs)
         except SiteError as error:
             problems.extend(error)
@@ -130,7 +133,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     figure_context = figures.FigureContext(dataset, config.round, config.previous_round)
     verdicts = claims.evaluate_claims(config, figure_context)
     bound = inline.bind(articles, figure_context, {v.id: v for v in verdicts}, claims.render_claim_inline,
-                        pages.score_source_label, names.in_text, cache.files_fingerprint(config.data_dir))
+                        pages.score_source_label, names.in_text, data_print)
     late = [*([placeholder] if placeholder else []), *chart_set.left_out.values()]
     warnings += late
     if strict and late:
@@ -144,7 +147,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     progress(2, 4, "rendering pages")
 
     files = reuse.files
-    site_key = cache.key("pages", uptodate.site_fingerprint(config, out_dir), updated.isoformat())
+    site_key = cache.key("pages", site_print, updated.isoformat())
     listing_key = cache.key("listing", site_key, _listing(articles, bound, chart_set))
     theme = assets.theme_assets(config.templates_dir)
     for asset in [*theme.values(), vega]:
@@ -180,9 +183,9 @@ def _folder_mtime(folder: Path) -> int | None:
         return None
 
 
-def _chart_inputs_keys(config: SiteConfig) -> dict[str, str]:
-    """Language code -> hash of what its charts are made from (data/, the rounds, the language's catalog)."""
-    data = cache.files_fingerprint(config.data_dir)
+def _chart_inputs_keys(config: SiteConfig, data: str) -> dict[str, str]:
+    """Language code -> hash of what its charts are made from (`data`: the data folder's fingerprint, the
+    rounds, the language's catalog)."""
     keys = {}
     for code in config.languages:
         catalog = i18n.catalog_path(config.locales_dir, code)

@@ -36,8 +36,9 @@ def run() -> None:
             click.echo(str(done.code), err=True)
     else:
         code = 0
-    if sys.modules.get("site_builder.output") is not None:
-        sys.modules["site_builder.output"].wait_for_removals()
+    from site_builder import output  # light: the standard library only
+
+    output.wait_for_removals()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing more can be said there
             stream.flush()

@@ -44,8 +44,8 @@ def run(task: Callable, items: Iterable, jobs: int, shared: object = None, fresh
     if not items or (not fresh and (jobs <= 1 or len(items) < FEW or not can_fork())):
         return [task(shared, item) for item in items]
     workers = max(1, min(jobs, len(items)))
-    chunksize = max(1, len(items) // (workers * 4))
     if fresh:
+        chunksize = max(1, len(items) // (workers * 4))
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
             return list(pool.map(functools.partial(task, shared), items, chunksize=chunksize))
     _task, _shared = task, shared
@@ -56,7 +56,7 @@ def run(task: Callable, items: Iterable, jobs: int, shared: object = None, fresh
         for start in range(0, len(items), RECYCLE):
             batch = items[start:start + RECYCLE]
             with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-                results += pool.map(_call, batch, chunksize=max(1, min(chunksize, len(batch) // (workers * 4))))
+                results += pool.map(_call, batch, chunksize=max(1, len(batch) // (workers * 4)))
         return results
     finally:
         gc.unfreeze()

@@ -23,17 +23,20 @@ LIBRARIES = ("jinja2", "markdown-it-py", "mdit-py-plugins", "linkify-it-py", "nh
 ENVIRONMENT = ("SOURCE_DATE_EPOCH", "SITE_BUILDER_LOCK_TIMEOUT", "SITE_BUILDER_CACHE_MAX_MB")
 
 
-def inputs_fingerprint(config, out_dir: Path, strict: bool) -> str:
-    return cache.key("inputs", site_fingerprint(config, out_dir), cache.files_fingerprint(config.content_dir), strict)
+def inputs_fingerprint(config, out_dir: Path, strict: bool, site: str | None = None) -> str:
+    """Everything a build is made from; `site` is `site_fingerprint`'s answer when the caller has it already."""
+    site = site if site is not None else site_fingerprint(config, out_dir)
+    return cache.key("inputs", site, cache.files_fingerprint(config.content_dir), strict)
 
 
-def site_fingerprint(config, out_dir: Path) -> str:
+def site_fingerprint(config, out_dir: Path, data: str | None = None) -> str:
     """Everything the site is made from except content/: a page made from the same articles with the same
-    fingerprint is the same page."""
+    fingerprint is the same page. `data` is the data folder's `cache.files_fingerprint`, when already made."""
     from site_builder import images
 
     digest = hashlib.sha256()
-    for folder in (config.data_dir, config.templates_dir, config.locales_dir):
+    digest.update((data if data is not None else cache.files_fingerprint(config.data_dir)).encode())
+    for folder in (config.templates_dir, config.locales_dir):
         digest.update(cache.files_fingerprint(folder).encode())
     site_toml = config.root / "site.toml"
     digest.update(site_toml.read_bytes() if site_toml.is_file() else b"")
