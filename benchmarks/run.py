@@ -197,7 +197,7 @@ def chart_stage(kind: str, root: Path, dest: Path) -> None:
     from site_builder.config import load_config
 
     config = load_config(root)
-    languages = [i18n.load_language(code, config.locales_dir, root)[0] for code in config.languages]
+    languages = [i18n.load_language(code, config.theme.locale_dirs, root)[0] for code in config.languages]
     inputs = chart_catalog.load_inputs(config.data_dir, config.round, config.previous_round, root)
     dest.mkdir(parents=True, exist_ok=True)
     count, started = 0, time.perf_counter()

@@ -284,7 +284,8 @@ def generate(out: Path, articles: int, languages: list[str], seed: int = 6, sour
         shutil.rmtree(site, ignore_errors=True)
     for key in ("data_dir", "templates_dir", "locales_dir"):
         name = config.get(key, key.removesuffix("_dir"))
-        shutil.copytree(source / name, ours / name)
+        if (source / name).is_dir():  # the project's own; the packaged theme serves the rest
+            shutil.copytree(source / name, ours / name)
     config["languages"] = languages
     config["default_language"] = config["default_language"] if config["default_language"] in languages \
         else languages[0]

@@ -1,4 +1,5 @@
-"""Static assets: the theme's CSS and JS from templates/assets, and the offline Vega bundle.
+"""Static assets: the theme's CSS and JS (templates/assets, the project's over the package's), and the offline
+Vega bundle.
 
 Every asset is written under a content-hashed name, so hosts can cache them forever.
 """
@@ -26,11 +27,9 @@ def hashed(name: str, content: bytes) -> Asset:
     return Asset(f"assets/{stem}.{digest}.{suffix}", content)
 
 
-def theme_assets(templates_dir: Path) -> dict[str, Asset]:
-    """Name (e.g. "site.css") -> hashed asset, for every file in templates/assets."""
-    folder = templates_dir / "assets"
-    return {path.name: hashed(path.name, path.read_bytes())
-            for path in sorted(folder.iterdir()) if path.is_file()} if folder.is_dir() else {}
+def theme_assets(files: dict[str, Path]) -> dict[str, Asset]:
+    """Name (e.g. "site.css") -> hashed asset, for the theme's asset files (`Theme.assets()`)."""
+    return {name: hashed(name, path.read_bytes()) for name, path in files.items()}
 
 
 def cache_dir() -> Path:

@@ -89,9 +89,13 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     warnings: list[Problem] = []
     # Reported with the charts left out, so that --strict still finds every input problem first.
     placeholder = placeholder_base_url_problem(config, base_url)
+    try:
+        theme = config.theme
+    except SiteError as error:
+        raise SiteError(error.problems) from None  # without a theme there is nothing to render
     languages = []
     for code in config.languages:
-        language, found = i18n.load_language(code, config.locales_dir, root)
+        language, found = i18n.load_language(code, theme.locale_dirs, root)
         languages.append(language)
         problems.problems += [p for p in found if p.severity == "error"]
         warnings += [p for p in found if p.severity != "error"]
@@ -149,12 +153,12 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     files = reuse.files
     site_key = cache.key("pages", site_print, updated.isoformat())
     listing_key = cache.key("listing", site_key, _listing(articles, bound, chart_set))
-    theme = assets.theme_assets(config.templates_dir)
-    for asset in [*theme.values(), vega]:
+    theme_files = assets.theme_assets(theme.assets())
+    for asset in [*theme_files.values(), vega]:
         files.add(asset.path, asset.content)
-    asset_paths = {name: asset.path for name, asset in theme.items()} | {"vega.js": vega.path}
+    asset_paths = {name: asset.path for name, asset in theme_files.items()} | {"vega.js": vega.path}
     compiled = render.TemplateCache(assets.cache_dir() / "renders")
-    envs = {lang.code: render.environment(config.templates_dir, lang, {"assets": asset_paths, "names": names}, {
+    envs = {lang.code: render.environment(theme.template_dirs, lang, {"assets": asset_paths, "names": names}, {
         "source_label": lambda source, lang=lang: pages.score_source_label(source, lang)}, compiled)
         for lang in languages}
 
@@ -188,9 +192,9 @@ def _chart_inputs_keys(config: SiteConfig, data: str) -> dict[str, str]:
     rounds, the language's catalog)."""
     keys = {}
     for code in config.languages:
-        catalog = i18n.catalog_path(config.locales_dir, code)
+        catalogs = [i18n.catalog_path(folder, code) for folder in config.theme.locale_dirs]
         keys[code] = cache.key(data, config.round, config.previous_round or "", code,
-                               catalog.read_bytes() if catalog.is_file() else b"")
+                               tuple(path.read_bytes() if path.is_file() else b"" for path in catalogs))
     return keys
 
 

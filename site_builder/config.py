@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from site_builder.errors import Collector, Problem, SiteError
 from site_builder.sources import decode_text
+from site_builder.theme import Theme, theme_for
 
 CONFIG_FILE = "site.toml"
 
@@ -35,12 +36,20 @@ class SiteConfig:
     content_dir: Path
     data_dir: Path
     templates_dir: Path
+    """The project's own templates (and templates/assets/), each overriding the packaged theme's file of that
+    name; optional."""
     locales_dir: Path
+    """The project's own catalogs, read before the packaged theme's, message by message; optional."""
 
     @property
     def rounds(self) -> list[str]:
         """The rounds whose data the site reads: the round, then the previous round when there is one."""
         return [self.round] + ([self.previous_round] if self.previous_round else [])
+
+    @property
+    def theme(self) -> Theme:
+        """Templates, assets and catalogs: the project's own folders first, then the packaged theme."""
+        return theme_for(self.templates_dir, self.locales_dir)
 
     def content_path(self, lang: str) -> Path:
         return self.content_dir / lang
@@ -230,6 +239,9 @@ def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
     for key in _DEFAULT_DIRS:
         if key in valid and not valid[key].strip():
             problems.error(f"'{key}' is empty", shown, _line_of(text, key))
+        elif key in ("templates_dir", "locales_dir") and key in valid and not (root / valid[key]).is_dir():
+            problems.error(f"'{key}' names {valid[key]!r}, which is not a folder", shown, _line_of(text, key),
+                           hint=f"remove '{key}' to use the packaged theme alone, or create the folder")
 
     url = base_url if base_url is not None else valid.get("base_url")
     if url is not None and not re.match(r"^https?://[^/\s]+(/\S*)?$", url):

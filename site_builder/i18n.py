@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -105,38 +106,115 @@ def catalog_path(locales_dir: Path, code: str) -> Path:
     return locales_dir / code / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-def load_language(code: str, locales_dir: Path, root: Path | None = None) -> tuple[Language, list[Problem]]:
+def template_path(locales_dir: Path) -> Path:
+    """The catalog template (`messages.pot`) of a locales folder: the msgids its templates and code use."""
+    return locales_dir / f"{DOMAIN}.pot"
+
+
+def load_language(code: str, locale_dirs: Path | Sequence[Path],
+                  root: Path | None = None) -> tuple[Language, list[Problem]]:
     """Compile `<locales>/<code>/LC_MESSAGES/messages.po` in memory (no committed .mo needed).
 
-    Returns the language and its problems: errors for a catalog that would publish wrong or broken
-    text (a syntax error, a placeholder the code does not supply), warnings for untranslated
-    entries. A language without a catalog falls back to the English source strings, with a warning.
+    `locale_dirs` are looked up in order (the project's folder, then the packaged theme's): a message is
+    taken from the first catalog that translates it. Returns the language and its problems: errors for a
+    catalog that would publish wrong or broken text (a syntax error, a placeholder the code does not
+    supply), and one warning per catalog that counts its untranslated, fuzzy and missing messages (English
+    is shown for them; `untranslated_messages` lists them). A language without any catalog falls back to
+    the English source strings, with a warning.
     """
-    warnings: list[Problem] = []
+    folders = [locale_dirs] if isinstance(locale_dirs, Path) else list(locale_dirs)
     try:
         locale = Locale.parse(code.replace("-", "_"))
     except (UnknownLocaleError, ValueError) as exc:
         return Language(code, Locale("en"), NullTranslations()), [
             Problem(f"language '{code}' is not a locale Babel knows: {exc}")]
-    path = catalog_path(locales_dir, code)
-    shown = display_path(path, root)
-    if not path.is_file():
-        warnings.append(Problem(f"no catalog for language '{code}': interface strings fall back to English",
-                                shown, severity="warning"))
-        return Language(code, locale, NullTranslations()), warnings
-    catalog, errors = read_catalog(path, shown, locale)
-    if catalog is None or errors:
+    catalogs, errors = _read_catalogs(code, folders, locale, root)
+    if errors:
         return Language(code, locale, NullTranslations()), errors
-    for message in catalog:
-        if message.id and (message.fuzzy or not message.string or
-                           (isinstance(message.string, tuple) and not all(message.string))):
-            line = message.lineno
-            warnings.append(Problem(f"untranslated or fuzzy message {message.id!r}: English is shown",
-                                    shown, line, severity="warning"))
-    buffer = io.BytesIO()
-    write_mo(buffer, catalog)
-    buffer.seek(0)
-    return Language(code, locale, Translations(buffer, domain=DOMAIN)), warnings
+    if not catalogs:
+        shown = display_path(catalog_path(folders[0], code), root) if folders else None
+        return Language(code, locale, NullTranslations()), [Problem(
+            f"no catalog for language '{code}': interface strings fall back to English", shown,
+            hint=f"create one with: site-builder update --language {code}", severity="warning")]
+    translations: NullTranslations | None = None
+    for _path, catalog in reversed(catalogs):  # the first folder's catalog is asked first
+        buffer = io.BytesIO()
+        write_mo(buffer, catalog)
+        buffer.seek(0)
+        compiled = Translations(buffer, domain=DOMAIN)
+        if translations is not None:
+            compiled.add_fallback(translations)
+        translations = compiled
+    gaps = untranslated_messages(code, folders, root, catalogs)
+    warnings = []
+    if gaps:
+        counts = {kind: sum(1 for gap in gaps if gap.kind == kind) for kind in ("untranslated", "fuzzy", "missing")}
+        detail = ", ".join(f"{count} {kind}" for kind, count in counts.items() if count)
+        warnings.append(Problem(
+            f"{len(gaps)} interface string{'s' if len(gaps) != 1 else ''} of language '{code}' "
+            f"{'are' if len(gaps) != 1 else 'is'} not translated ({detail}): English is shown for "
+            f"{'them' if len(gaps) != 1 else 'it'}", display_path(catalogs[0][0], root),
+            hint=f"list them with: site-builder check --catalogs --language {code}", severity="warning"))
+    return Language(code, locale, translations), warnings
+
+
+@dataclass(frozen=True)
+class Gap:
+    """A message a language shows in English: `kind` is untranslated (empty msgstr), fuzzy, or missing (a msgid
+    of the catalog template that no catalog of the language holds)."""
+
+    msgid: str
+    kind: str
+    path: str | None
+    line: int | None
+
+
+def untranslated_messages(code: str, locale_dirs: Sequence[Path], root: Path | None = None,
+                          catalogs: list[tuple[Path, Catalog]] | None = None) -> list[Gap]:
+    """Every message of `code` that is shown in English, over the whole lookup chain: a message counts as
+    translated when any catalog of the chain translates it (not fuzzy, every plural form)."""
+    if catalogs is None:
+        catalogs, _ = _read_catalogs(code, list(locale_dirs), Locale.parse(code.replace("-", "_")), root)
+    translated: set[str] = set()
+    seen: dict[str, Gap] = {}
+    for path, catalog in catalogs:
+        shown = display_path(path, root)
+        for message in catalog:
+            if not message.id:
+                continue
+            msgid = _message_id(message)
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            if not message.fuzzy and all(strings):
+                translated.add(msgid)
+            elif msgid not in seen:
+                seen[msgid] = Gap(msgid, "fuzzy" if message.fuzzy else "untranslated", shown, message.lineno)
+    for folder in locale_dirs:
+        pot = template_path(folder)
+        if not pot.is_file():
+            continue
+        try:
+            template = read_po(io.BytesIO(pot.read_bytes()), domain=DOMAIN)
+        except Exception:  # noqa: BLE001 - a broken template only loses the "missing" count
+            continue
+        for message in template:
+            msgid = _message_id(message) if message.id else None
+            if msgid and msgid not in translated and msgid not in seen:
+                seen[msgid] = Gap(msgid, "missing", display_path(pot, root), message.lineno)
+    return [gap for msgid, gap in seen.items() if msgid not in translated]
+
+
+def _read_catalogs(code: str, folders: list[Path], locale: Locale,
+                   root: Path | None) -> tuple[list[tuple[Path, Catalog]], list[Problem]]:
+    catalogs, errors = [], []
+    for folder in folders:
+        path = catalog_path(folder, code)
+        if not path.is_file():
+            continue
+        catalog, found = read_catalog(path, display_path(path, root), locale)
+        errors += found
+        if catalog is not None:
+            catalogs.append((path, catalog))
+    return catalogs, errors
 
 
 # A .po line: blank, a comment, a keyword with a quoted string, or a quoted continuation. Babel's reader

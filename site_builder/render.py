@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import posixpath
+from collections.abc import Sequence
 from pathlib import Path
 
 import jinja2
 
 from site_builder.errors import Problem, SiteError
 from site_builder.i18n import Language
+from site_builder.theme import PACKAGED
 
 
 def relative_url(from_path: str, to_path: str) -> str:
@@ -62,10 +64,11 @@ class TemplateCache(jinja2.FileSystemBytecodeCache):
             super().dump_bytecode(bucket)
 
 
-def environment(templates_dir: Path, lang: Language, globals_: dict, filters: dict | None = None,
+def environment(template_dirs: Sequence[Path], lang: Language, globals_: dict, filters: dict | None = None,
                 bytecode_cache: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
+    """`template_dirs` are looked up in order, file by file: the project's templates, then the theme's."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(templates_dir),
+        loader=jinja2.FileSystemLoader(list(template_dirs)),
         bytecode_cache=bytecode_cache,
         autoescape=jinja2.select_autoescape(["html", "xml"], default_for_string=True),
         undefined=jinja2.StrictUndefined,
@@ -85,7 +88,7 @@ def environment(templates_dir: Path, lang: Language, globals_: dict, filters: di
     return env
 
 
-def template_location(exc: BaseException, templates_dir: Path | None = None) -> tuple[str | None, int | None]:
+def template_location(exc: BaseException, template_dirs: Sequence[Path] = ()) -> tuple[str | None, int | None]:
     """File and line of the innermost template frame of an exception raised while rendering.
 
     Jinja rewrites the traceback so that template frames carry the template's file name and line
@@ -93,7 +96,7 @@ def template_location(exc: BaseException, templates_dir: Path | None = None) -> 
     base.html for an undefined value in base.html even when a child template was rendered.
     """
     if isinstance(exc, jinja2.TemplateSyntaxError):
-        return _shown(exc.filename or exc.name, templates_dir), exc.lineno
+        return _shown(exc.filename or exc.name, template_dirs), exc.lineno
     found = (None, None)
     tb = exc.__traceback__
     while tb is not None:
@@ -104,17 +107,21 @@ def template_location(exc: BaseException, templates_dir: Path | None = None) -> 
             template = frame_globals["__jinja_template__"]
             found = (template.filename, template.get_corresponding_lineno(tb.tb_lineno))
         tb = tb.tb_next
-    return _shown(found[0], templates_dir), found[1]
+    return _shown(found[0], template_dirs), found[1]
 
 
-def _shown(filename: str | None, templates_dir: Path | None) -> str | None:
-    """A template path as the user knows it: templates/base.html."""
-    if filename is None or templates_dir is None:
+def _shown(filename: str | None, template_dirs: Sequence[Path]) -> str | None:
+    """A template path as the user knows it: templates/base.html for the project's own, and
+    site_builder/theme/templates/base.html for the packaged theme's."""
+    if filename is None:
         return filename
-    try:
-        return Path(filename).resolve().relative_to(templates_dir.resolve().parent).as_posix()
-    except ValueError:
-        return filename
+    resolved = Path(filename).resolve()
+    for folder in template_dirs:
+        folder = folder.resolve()
+        base = folder.parent.parent.parent if folder == PACKAGED / "templates" else folder.parent
+        if resolved.is_relative_to(folder):
+            return resolved.relative_to(base).as_posix()
+    return filename
 
 
 def render(env: jinja2.Environment, template: str, context: dict) -> str:
@@ -122,26 +129,27 @@ def render(env: jinja2.Environment, template: str, context: dict) -> str:
     own file and line and the page being built."""
     page = context.get("page")
     building = f"while building {page.path}" if page is not None else None
-    templates_dir = Path(env.loader.searchpath[0]) if isinstance(env.loader, jinja2.FileSystemLoader) else None
+    template_dirs = [Path(p) for p in env.loader.searchpath] if isinstance(env.loader, jinja2.FileSystemLoader) else []
     try:
         return env.get_template(template).render(context)
     except jinja2.TemplateNotFound as exc:
-        path, line = template_location(exc, templates_dir)  # the template that includes the missing one
-        if path is None and templates_dir is not None:
-            path = _shown(str(templates_dir / exc.name), templates_dir)
-        raise SiteError(Problem(f"template not found: {exc.name} (in {templates_dir})", path, line,
+        path, line = template_location(exc, template_dirs)  # the template that includes the missing one
+        if path is None and template_dirs:
+            path = _shown(str(template_dirs[0] / exc.name), template_dirs)
+        searched = ", ".join(str(folder) for folder in template_dirs)
+        raise SiteError(Problem(f"template not found: {exc.name} (looked in {searched})", path, line,
                                 hint=building)) from None
     except jinja2.TemplateSyntaxError as exc:
-        path, line = template_location(exc, templates_dir)
+        path, line = template_location(exc, template_dirs)
         raise SiteError(Problem(f"template syntax error: {exc.message}", path, line, hint=building)) from None
     except jinja2.UndefinedError as exc:
-        path, line = template_location(exc, templates_dir)
+        path, line = template_location(exc, template_dirs)
         raise SiteError(Problem(f"undefined value: {exc.message}", path or f"templates/{template}", line,
                                 hint=building)) from None
     except SiteError:
         raise
     except Exception as exc:  # a filter or a method called by the template failed (TypeError, ValueError, ...)
-        path, line = template_location(exc, templates_dir)
+        path, line = template_location(exc, template_dirs)
         message = exc.message if isinstance(exc, jinja2.TemplateError) and exc.message else str(exc)
         raise SiteError(Problem(f"{type(exc).__name__} in template: {message}", path or f"templates/{template}",
                                 line, hint=building)) from None

@@ -93,7 +93,7 @@ def inject_script(html: bytes, generation: int) -> bytes:
 
 
 def reload_script() -> bytes:
-    return resources.files("site_builder").joinpath("livereload.js").read_bytes()
+    return resources.files("site_builder.theme").joinpath("livereload.js").read_bytes()
 
 
 def make_handler(live: LiveSite, empty_dir: Path) -> type[http.server.SimpleHTTPRequestHandler]:

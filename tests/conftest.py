@@ -116,7 +116,7 @@ def csv_text(text: str) -> str:
     return "\n".join(line.strip() for line in text.strip().splitlines()) + "\n"
 
 
-def mini_site_files(templates: str = str(ROOT / "templates"), locales: str = str(ROOT / "locales")) -> dict[str, str]:
+def mini_site_files(templates: str = str(ROOT / "site_builder/theme/templates"), locales: str = str(ROOT / "site_builder/theme/locales")) -> dict[str, str]:
     return {
         "site.toml": MINI_CONFIG.format(templates=templates, locales=locales),
         "data/benchmarks.csv": csv_text(MINI_BENCHMARKS),

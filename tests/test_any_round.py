@@ -56,7 +56,7 @@ def _project(root: Path, round_name: str, previous: str | None, languages=("en",
     (root / "site.toml").write_text(
         f'languages = {json.dumps(list(languages))}\ndefault_language = "en"\n'
         f'base_url = "https://example.org/r/"\nround = "{round_name}"\n{previous_line}'
-        f'templates_dir = "{ROOT / "templates"}"\nlocales_dir = "{ROOT / "locales"}"\n\n[title]\n{titles}\n',
+        f'templates_dir = "{ROOT / "site_builder/theme/templates"}"\nlocales_dir = "{ROOT / "site_builder/theme/locales"}"\n\n[title]\n{titles}\n',
         encoding="utf-8")
     return root
 
@@ -253,7 +253,7 @@ def test_scope_without_data_leaves_the_chart_out_not_a_type_error(mini_site):
     empty = chart_catalog.ChartInputs(
         type(inputs.dataset)(no_scores, inputs.dataset.benchmarks), inputs.round, inputs.previous_round,
         inputs.hardware, inputs.features)
-    lang = load_language("en", ROOT / "locales")[0]
+    lang = load_language("en", ROOT / "site_builder/theme/locales")[0]
     built = chart_catalog.build_charts(empty, [lang])
     assert set(built.left_out) == {"scaling-deepseekv3-671b", "fastest-per-benchmark", "round-over-round",
                                    "gpu-minutes"}

@@ -15,7 +15,7 @@ def inputs():
 
 @pytest.fixture(scope="module")
 def languages():
-    return [load_language(code, ROOT / "locales")[0] for code in ("en", "vi")]
+    return [load_language(code, ROOT / "site_builder/theme/locales")[0] for code in ("en", "vi")]
 
 
 @pytest.fixture(scope="module")
@@ -228,7 +228,7 @@ def test_dark_theme_has_a_visible_variant_of_every_chart_colour(charts):
 
     from site_builder.hardware import DARK_COLOURS, PALETTE
 
-    script = (ROOT / "templates/assets/site.js").read_text()
+    script = (ROOT / "site_builder/theme/templates/assets/site.js").read_text()
     dark_background = re.search(r'dark: \{ background: "(#[0-9a-f]{6})"', script).group(1)
     light_background = re.search(r'light: \{ background: "(#[0-9a-f]{6})"', script).group(1)
     for chart in charts.values():
@@ -285,7 +285,7 @@ def test_charts_show_display_names_and_keep_raw_ids_in_their_csv(tmp_path):
     inputs = load_inputs(ROOT / "data", "v6.0", "v5.1", ROOT)
     renamed = {raw: name for raw, name in inputs.names.names["submitter"].items() if raw != name}
     assert "Google_1" in renamed
-    english = load_language("en", ROOT / "locales", ROOT)[0]
+    english = load_language("en", ROOT / "site_builder/theme/locales", ROOT)[0]
     charts = build_charts(inputs, [english]).charts
     showing = [chart for chart in charts if "Google_1" in set(chart.rows.get("submitter", []))]
     assert showing, "a chart plots the Google_1 results"

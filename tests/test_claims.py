@@ -274,7 +274,7 @@ def test_a_site_without_registry_says_it_has_no_claims(mini_site):
 
 
 def test_inline_verdict_links_to_the_claim_relative_to_the_article(shipped):
-    nl = load_language("nl", ROOT / "locales")[0]
+    nl = load_language("nl", ROOT / "site_builder/theme/locales")[0]
     html = render_claim_inline(shipped["coreweave-deepseek-near-linear-scaling"], nl,
                                "nl/articles/deepseek-op-schaal/index.html")
     assert 'href="../../claims/index.html#claim-coreweave-deepseek-near-linear-scaling"' in html

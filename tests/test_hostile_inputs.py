@@ -247,8 +247,8 @@ def test_invalid_toml_names_line_and_column(mini_site, tmp_path):
 @pytest.fixture
 def own_locales(mini_site):
     """The mini site with its own copy of the catalogs, to break them."""
-    shutil.copytree(ROOT / "locales", mini_site / "locales")
-    edit(mini_site / "site.toml", f'locales_dir = "{ROOT / "locales"}"', 'locales_dir = "locales"')
+    shutil.copytree(ROOT / "site_builder/theme/locales", mini_site / "locales")
+    edit(mini_site / "site.toml", f'locales_dir = "{ROOT / "site_builder/theme/locales"}"', 'locales_dir = "locales"')
     return mini_site / "locales/nl/LC_MESSAGES/messages.po"
 
 
@@ -285,8 +285,8 @@ def test_po_translation_adding_a_placeholder_is_an_error(mini_site, own_locales,
 
 @pytest.fixture
 def own_templates(mini_site):
-    shutil.copytree(ROOT / "templates", mini_site / "templates")
-    edit(mini_site / "site.toml", f'templates_dir = "{ROOT / "templates"}"', 'templates_dir = "templates"')
+    shutil.copytree(ROOT / "site_builder/theme/templates", mini_site / "templates")
+    edit(mini_site / "site.toml", f'templates_dir = "{ROOT / "site_builder/theme/templates"}"', 'templates_dir = "templates"')
     return mini_site / "templates"
 
 

@@ -13,7 +13,7 @@ SHIPPED = ("en", "nl", "it", "vi")
 
 @pytest.fixture(scope="module")
 def languages():
-    return {code: load_language(code, ROOT / "locales")[0] for code in SHIPPED}
+    return {code: load_language(code, ROOT / "site_builder/theme/locales")[0] for code in SHIPPED}
 
 
 @pytest.mark.parametrize("code, number, thousands, date", [
@@ -43,7 +43,7 @@ def test_missing_catalog_falls_back_to_english_with_a_warning(tmp_path):
 
 
 def _catalog(code):
-    with catalog_path(ROOT / "locales", code).open("rb") as handle:
+    with catalog_path(ROOT / "site_builder/theme/locales", code).open("rb") as handle:
         return read_po(handle)
 
 
@@ -57,13 +57,14 @@ def test_catalog_is_complete(code):
         if message.fuzzy or not all(strings):
             untranslated.append(message.id)
     assert untranslated == []
-    assert load_language(code, ROOT / "locales")[1] == []
+    assert load_language(code, ROOT / "site_builder/theme/locales")[1] == []
 
 
 def _used_msgids():
-    method_map = [("site_builder/**.py", "python"), ("templates/**.html", "jinja2"), ("templates/**.xml", "jinja2")]
-    options = {"templates/**.html": {"extensions": "jinja2.ext.i18n"},
-               "templates/**.xml": {"extensions": "jinja2.ext.i18n"}}
+    method_map = [("site_builder/**.py", "python"), ("site_builder/theme/templates/**.html", "jinja2"),
+                  ("site_builder/theme/templates/**.xml", "jinja2")]
+    options = {"site_builder/theme/templates/**.html": {"extensions": "jinja2.ext.i18n"},
+               "site_builder/theme/templates/**.xml": {"extensions": "jinja2.ext.i18n"}}
     keywords = {"_": None, "gettext": None, "ngettext": (1, 2)}
     found = set()
     for _, _, message, _, _ in extract_from_dir(str(ROOT), method_map, options, keywords=keywords):

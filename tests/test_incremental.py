@@ -195,7 +195,7 @@ EDITS = {  # name -> (file, old text, new text): each kind of input a page can d
 def test_an_incremental_build_equals_a_cold_one_whatever_changed(mini_site, warm_cache, tmp_path, monkeypatch, edit):
     """Pages are carried over by the key of their inputs: every kind of change must make exactly the site a
     build from nothing makes (an empty cache, a new folder)."""
-    shutil.copytree(Path(__file__).resolve().parent.parent / "templates", mini_site / "templates")
+    shutil.copytree(Path(__file__).resolve().parent.parent / "site_builder/theme/templates", mini_site / "templates")
     toml = mini_site / "site.toml"
     toml.write_text("\n".join(line for line in toml.read_text().splitlines() if not line.startswith("templates_dir")))
     incremental = tmp_path / "incremental"
@@ -357,7 +357,7 @@ def test_workers_return_results_in_order_and_one_job_uses_no_pool(monkeypatch):
 
 def test_page_problems_from_workers_are_reported_together(mini_site, warm_cache, tmp_path):
     templates = mini_site / "templates"
-    shutil.copytree(Path(__file__).resolve().parent.parent / "templates", templates)
+    shutil.copytree(Path(__file__).resolve().parent.parent / "site_builder/theme/templates", templates)
     toml = mini_site / "site.toml"
     toml.write_text("\n".join(line for line in toml.read_text().splitlines() if not line.startswith("templates_dir")))
     base = templates / "article.html"
@@ -427,7 +427,7 @@ def test_any_change_makes_a_real_build(mini_site, warm_cache, tmp_path, monkeypa
     from site_builder import pages
 
     templates = mini_site / "templates"
-    shutil.copytree(Path(__file__).resolve().parent.parent / "templates", templates)
+    shutil.copytree(Path(__file__).resolve().parent.parent / "site_builder/theme/templates", templates)
     toml = mini_site / "site.toml"
     toml.write_text("\n".join(line for line in toml.read_text().splitlines() if not line.startswith("templates_dir"))
                     .replace("https://example.org/mini/", "https://reports.mini-report.net/mini/"))  # --strict: a real URL
@@ -445,7 +445,7 @@ def test_any_change_makes_a_real_build(mini_site, warm_cache, tmp_path, monkeypa
         assert old in path.read_text()
         path.write_text(path.read_text().replace(old, new, 1))
     elif change == "catalog":
-        catalog = Path(__file__).resolve().parent.parent / "locales"
+        catalog = Path(__file__).resolve().parent.parent / "site_builder/theme/locales"
         shutil.copytree(catalog, mini_site / "locales")
         toml.write_text("\n".join(line for line in toml.read_text().splitlines() if not line.startswith("locales_dir")))
     elif change == "date":
@@ -489,7 +489,7 @@ def chart_inputs():
 
     root = Path(__file__).resolve().parent.parent
     config = load_config(root, None)
-    languages = [i18n.load_language(code, config.locales_dir, root)[0] for code in config.languages[:2]]
+    languages = [i18n.load_language(code, config.theme.locale_dirs, root)[0] for code in config.languages[:2]]
     return chart_catalog.load_inputs(config.data_dir, config.round, config.previous_round, root), languages
 
 

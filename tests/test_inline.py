@@ -37,7 +37,7 @@ def context():
 
 
 def language(code):
-    return load_language(code, ROOT / "locales", ROOT)[0]
+    return load_language(code, ROOT / "site_builder/theme/locales", ROOT)[0]
 
 
 def label(source, lang):

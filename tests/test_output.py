@@ -147,8 +147,8 @@ def test_property_written_files_land_inside_the_output_folder(paths):
 @pytest.fixture
 def project(mini_site):
     """The mini site with its own templates/ and locales/ folders (inputs inside the project)."""
-    shutil.copytree(ROOT / "templates", mini_site / "templates")
-    shutil.copytree(ROOT / "locales", mini_site / "locales")
+    shutil.copytree(ROOT / "site_builder/theme/templates", mini_site / "templates")
+    shutil.copytree(ROOT / "site_builder/theme/locales", mini_site / "locales")
     config = mini_site / "site.toml"
     config.write_text("\n".join(line for line in config.read_text().splitlines() if "_dir" not in line))
     return mini_site

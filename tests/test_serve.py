@@ -329,7 +329,7 @@ CSP = ('<meta http-equiv="Content-Security-Policy" content="default-src \'self\'
                                        "(set SITE_BUILDER_REQUIRE_BROWSER=1 to fail instead)")
 def test_browser_reloads_on_edit_and_shows_the_overlay_until_fixed(mini_site, tmp_path):
     templates = tmp_path / "templates"
-    shutil.copytree(ROOT / "templates", templates)
+    shutil.copytree(ROOT / "site_builder/theme/templates", templates)
     base = templates / "base.html"
     base.write_text(base.read_text().replace('<meta charset="utf-8">', '<meta charset="utf-8">\n' + CSP, 1))
     config = mini_site / "site.toml"
