@@ -101,10 +101,16 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
         warnings += [p for p in found if p.severity != "error"]
     problems.problems += output.out_dir_problems(out_dir, root, {  # before anything is rendered
         "content": config.content_dir, "data": config.data_dir, "templates": config.templates_dir,
-        "locales": config.locales_dir})
+        "locales": config.locales_dir, "charts": config.charts_dir})
     inputs = articles = chart_set = vega = None
+    project_charts: list[chart_catalog.ChartEntry] = []
     try:  # results, accelerators and the round's declared chart features, checked against each other
         inputs = chart_catalog.load_inputs(config.data_dir, config.round, config.previous_round, root)
+    except SiteError as error:
+        problems.extend(error)
+    try:  # the project's own charts (charts/*.py)
+        project_charts, found = chart_catalog.load_project_charts(config.charts_dir, root)
+        warnings += found
     except SiteError as error:
         problems.extend(error)
     reuse = _Reuse(output.SiteFiles(), uptodate.reusable_outputs(out_dir))
@@ -114,7 +120,8 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
         try:
             vega = assets.vega_bundle(cached_only=True) or parallel.run(assets.vega_bundle_task, [0], jobs,
                                                                         fresh=True)[0]
-            chart_set = chart_catalog.build_charts(inputs, languages, _chart_inputs_keys(config, data_print))
+            chart_set = chart_catalog.build_charts(inputs, languages, _chart_inputs_keys(config, data_print),
+                                                   project_charts)
             _add_chart_files(reuse, chart_set.charts, chart_set.aliases, jobs)
         except SiteError as error:
             problems.extend(error)
@@ -194,7 +201,8 @@ def _chart_inputs_keys(config: SiteConfig, data: str) -> dict[str, str]:
     for code in config.languages:
         catalogs = [i18n.catalog_path(folder, code) for folder in config.theme.locale_dirs]
         keys[code] = cache.key(data, config.round, config.previous_round or "", code,
-                               tuple(path.read_bytes() if path.is_file() else b"" for path in catalogs))
+                               tuple(path.read_bytes() if path.is_file() else b"" for path in catalogs),
+                               cache.files_fingerprint(config.charts_dir))  # a project chart's helpers too
     return keys
 
 

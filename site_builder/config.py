@@ -40,6 +40,9 @@ class SiteConfig:
     name; optional."""
     locales_dir: Path
     """The project's own catalogs, read before the packaged theme's, message by message; optional."""
+    charts_dir: Path = Path("charts")
+    """The project's own charts: Python modules declaring charts with `@chart` (README, "Add a chart");
+    optional."""
 
     @property
     def rounds(self) -> list[str]:
@@ -110,9 +113,10 @@ _SCHEMA: dict[str, tuple[type, bool, str]] = {
     "data_dir": (str, False, "folder of CSV data (default: data)"),
     "templates_dir": (str, False, "folder of Jinja2 templates (default: templates)"),
     "locales_dir": (str, False, "folder of gettext catalogs (default: locales)"),
+    "charts_dir": (str, False, "folder of the project's chart modules (default: charts)"),
 }
 _DEFAULT_DIRS = {"content_dir": "content", "data_dir": "data",
-                 "templates_dir": "templates", "locales_dir": "locales"}
+                 "templates_dir": "templates", "locales_dir": "locales", "charts_dir": "charts"}
 _LANG_CODE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
 _ROUND = re.compile(r"^v\d+\.\d+$")
 
@@ -239,7 +243,7 @@ def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
     for key in _DEFAULT_DIRS:
         if key in valid and not valid[key].strip():
             problems.error(f"'{key}' is empty", shown, _line_of(text, key))
-        elif key in ("templates_dir", "locales_dir") and key in valid and not (root / valid[key]).is_dir():
+        elif key in ("templates_dir", "locales_dir", "charts_dir") and key in valid and not (root / valid[key]).is_dir():
             problems.error(f"'{key}' names {valid[key]!r}, which is not a folder", shown, _line_of(text, key),
                            hint=f"remove '{key}' to use the packaged theme alone, or create the folder")
 

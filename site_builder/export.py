@@ -19,7 +19,8 @@ def export_chart(root: Path, chart_id: str, language: str, form: str, width: int
     if any(problem.severity == "error" for problem in found):
         raise SiteError([problem for problem in found if problem.severity == "error"])
     inputs = charts.load_inputs(config.data_dir, config.round, config.previous_round, root)
-    catalog = charts.catalog(inputs)
+    project, _ = charts.load_project_charts(config.charts_dir, root)
+    catalog = charts.catalog(inputs, project)
     chart_id = inputs.features.aliases.get(chart_id, chart_id)  # an old id exports its current chart
     if chart_id not in catalog:
         close = difflib.get_close_matches(chart_id, [*catalog, *inputs.features.aliases], n=1)

@@ -175,9 +175,9 @@ def watched_folders(root: Path) -> list[Path]:
     """The input folders site.toml names (the default ones while it cannot be read)."""
     try:
         config = load_config(root)
-        folders = [config.content_dir, config.data_dir, config.templates_dir, config.locales_dir]
+        folders = [config.content_dir, config.data_dir, config.templates_dir, config.locales_dir, config.charts_dir]
     except SiteError:
-        folders = [root / "content", root / "data", root / "templates", root / "locales"]
+        folders = [root / "content", root / "data", root / "templates", root / "locales", root / "charts"]
     return [folder for folder in folders if folder.is_dir()]
 
 

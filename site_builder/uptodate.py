@@ -1,8 +1,8 @@
 """Is the site already built? A build whose inputs are byte for byte those of the last build into the same
 folder, and whose output is still exactly as that build left it, has nothing to do.
 
-The inputs' fingerprint covers every file of site.toml, content/, data/, templates/ and locales/ (their bytes)
-and of the packaged theme,
+The inputs' fingerprint covers every file of site.toml, content/, data/, templates/, locales/ and charts/ (their
+bytes) and of the packaged theme,
 the configuration and options, SOURCE_DATE_EPOCH, this package's source, the versions of the libraries that
 shape the output and the card fonts. The output is checked by the size, mtime and inode of every file (a file
 edited, added or removed by hand makes the next build a real one). The record lives in the build cache, so
@@ -39,7 +39,8 @@ def site_fingerprint(config, out_dir: Path, data: str | None = None) -> str:
     digest.update((data if data is not None else cache.files_fingerprint(config.data_dir)).encode())
     from site_builder.theme import PACKAGED
 
-    for folder in (config.templates_dir, config.locales_dir, PACKAGED / "templates", PACKAGED / "locales"):
+    for folder in (config.templates_dir, config.locales_dir, config.charts_dir, PACKAGED / "templates",
+                   PACKAGED / "locales"):
         digest.update(cache.files_fingerprint(folder).encode())
     site_toml = config.root / "site.toml"
     digest.update(site_toml.read_bytes() if site_toml.is_file() else b"")

@@ -12,6 +12,9 @@ URL through an alias in round.toml.
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,25 +29,27 @@ from site_builder.charts.base import (
     ChartInputs,
     Column,
     NoData,
+    accelerator_encodings,
+    minutes_axis,
+    result_columns,
+    result_tooltip,
     title_paragraphs,
     title_params,
     unscored_note,
 )
-from site_builder.charts.benchmark import benchmark_chart_id, benchmark_results
-from site_builder.charts.compare import (
-    accelerator_comparison,
-    head_to_head,
-    head_to_head_chart_id,
-    round_over_round,
-)
+from site_builder.charts.benchmark import benchmark_chart_id
+from site_builder.charts.compare import head_to_head_chart_id
 from site_builder.charts.features import Features, check_aliases, resolve_features
-from site_builder.charts.overview import (
-    fastest_per_benchmark,
-    gpu_minutes,
-    participation,
-    scale_distribution,
+from site_builder.charts.registry import (
+    BoundChart,
+    ChartEntry,
+    chart,
+    declared_in,
+    error_line,
+    expand,
+    load_project_charts,
 )
-from site_builder.charts.scaling import scaling, scaling_chart_id
+from site_builder.charts.scaling import scaling_chart_id
 from site_builder.data import Dataset
 from site_builder.display_names import DisplayNames, load_display_names
 from site_builder.errors import Collector, Problem, SiteError
@@ -52,8 +57,10 @@ from site_builder.hardware import DARK_COLOURS, Hardware
 from site_builder.i18n import Language
 from site_builder.rounds import RoundInfo
 
-__all__ = ["Chart", "ChartDraft", "ChartInputs", "ChartSet", "Column", "Features", "NoData", "benchmark_chart_id",
-           "build_chart", "build_charts", "catalog", "load_inputs", "localize", "prepare_inputs"]
+__all__ = ["Chart", "ChartDraft", "ChartEntry", "ChartInputs", "ChartSet", "Column", "Features", "NoData",
+           "accelerator_encodings", "benchmark_chart_id", "build_chart", "build_charts", "catalog", "chart",
+           "load_inputs", "load_project_charts", "localize", "minutes_axis", "prepare_inputs", "result_columns",
+           "result_tooltip"]
 
 # Browsers take the system font; vl-convert (static SVG, PNG) knows no "system-ui" and needs a named face.
 CHART_FONT = "system-ui, -apple-system, Segoe UI, Roboto, DejaVu Sans, Liberation Sans, Arial, sans-serif"
@@ -98,25 +105,11 @@ def prepare_inputs(dataset: Dataset, hardware: Hardware, info: RoundInfo, round_
     return ChartInputs(dataset, round_name, previous_round, hardware, features, names or DisplayNames())
 
 
-def catalog(inputs: ChartInputs) -> dict[str, ChartFactory]:
-    """Chart id -> factory, in display order: the round's charts, then one per benchmark."""
-    features = inputs.features
-    charts: dict[str, ChartFactory] = {}
-    if features.scaling_benchmark:
-        charts[scaling_chart_id(features.scaling_benchmark)] = scaling(features.scaling_benchmark)
-    charts["fastest-per-benchmark"] = fastest_per_benchmark
-    if features.single_node_benchmarks:
-        charts["accelerator-comparison"] = accelerator_comparison
-    if features.head_to_head:
-        charts[head_to_head_chart_id(*features.head_to_head)] = head_to_head(*features.head_to_head)
-    if inputs.previous_round:
-        charts["round-over-round"] = round_over_round
-    charts["participation"] = participation
-    charts["scale-distribution"] = scale_distribution
-    charts["gpu-minutes"] = gpu_minutes
-    for benchmark in inputs.round_benchmarks():
-        charts[benchmark_chart_id(benchmark)] = benchmark_results(benchmark)
-    return charts
+def catalog(inputs: ChartInputs, project: Sequence[ChartEntry] = ()) -> dict[str, BoundChart]:
+    """Chart id -> chart, in display order: the package's charts (`charts.builtin`), then the project's."""
+    from site_builder.charts import builtin
+
+    return expand([*declared_in(vars(builtin)), *project], inputs)
 
 
 def absent_features(inputs: ChartInputs) -> list[Problem]:
@@ -147,22 +140,70 @@ def localize(chart: alt.TopLevelMixin, lang: Language) -> dict:
     return spec
 
 
+# The Okabe-Ito colours for categories a chart gives no colours of its own, in an order that puts the colours
+# with 3:1 contrast on white first (no yellow: too pale for marks). site.js swaps them for their dark variants.
+CATEGORY_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
+_COLOUR_CHANNELS = ("color", "fill", "stroke")
+
+
+def with_palette(spec: dict) -> dict:
+    """Every colour scale of a nominal or ordinal field without a range or scheme of its own gets the site's
+    colours, and the chart's marks (but text) without a colour get its first one, so a project's chart looks
+    like the built-in ones in light, dark and print without calling any helper."""
+    marks: set[str] = set()
+
+    def visit(view: dict) -> None:
+        mark = view.get("mark")
+        marks.add(mark.get("type") if isinstance(mark, dict) else mark) if mark else None
+        for channel in _COLOUR_CHANNELS:
+            encoding = (view.get("encoding") or {}).get(channel)
+            if isinstance(encoding, dict) and encoding.get("field") and encoding.get("type") in ("nominal", "ordinal") \
+                    and encoding.get("scale", {}) is not None:
+                scale = encoding.setdefault("scale", {})
+                if "range" not in scale and "scheme" not in scale:
+                    scale["range"] = list(CATEGORY_COLOURS)
+        for key in ("layer", "hconcat", "vconcat", "concat"):
+            for child in view.get(key, []):
+                visit(child)
+        if isinstance(view.get("spec"), dict):
+            visit(view["spec"])
+
+    visit(spec)
+    config = spec.setdefault("config", {})
+    for mark in sorted(m for m in marks - {"text"} if isinstance(m, str)):
+        config.setdefault(mark, {}).setdefault("color", CATEGORY_COLOURS[0])
+    return spec
+
+
 def build_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lang: Language) -> Chart:
     """One chart in one language; raises NoData when its scope is empty, and SiteError naming the chart
-    and the language for any library error (Altair, jsonschema, pandas): the stage's error boundary."""
+    and the language for any library error (Altair, jsonschema, pandas): the stage's error boundary. A
+    project's chart is located at the line of its file that failed (or of its declaration)."""
+    entry = factory.entry if isinstance(factory, BoundChart) else None
+    where = (entry.path, entry.line) if entry is not None and entry.path else (None, None)
     try:
-        with debug_mode(False):  # no validation of every object as it is made: the whole spec is validated once
+        # The package's charts are not validated object by object as they are made (the whole spec is validated
+        # once); a project's are, so that a mistake is reported at its line with Altair's own message
+        # ("`MarkDef` has no parameter named 'colour'").
+        with debug_mode(where[0] is not None):
             return _build_chart(chart_id, factory, inputs, lang)
-    except (NoData, SiteError):
+    except NoData:
         raise
+    except SiteError as error:
+        if where[0] is None:
+            raise
+        raise SiteError([Problem(p.message, p.path or where[0], p.line if p.path else where[1], p.col, p.hint)
+                         for p in error.problems]) from None
     except Exception as error:  # noqa: BLE001 - the stage's error boundary: never a traceback
         message = str(error).strip().splitlines()[0][:300] if str(error).strip() else ""
+        line = (error_line(error, entry.file) or where[1]) if where[0] else None
         raise SiteError(Problem(f"chart '{chart_id}' ({lang.code}) could not be built: "
-                                f"{type(error).__name__}: {message}")) from None
+                                f"{type(error).__name__}: {message}", where[0], line)) from None
 
 
 def _build_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lang: Language) -> Chart:
     draft = factory(inputs, lang)
+    check_draft(chart_id, draft, lang)
     note = unscored_note(lang, draft.unscored, draft.in_scope)
     # usermeta tells site.js how to draw the chart at the page's width and colour scheme.
     usermeta = {"title": title_paragraphs(draft.heading, draft.subtitle, note), "narrow": draft.narrow,
@@ -173,9 +214,90 @@ def _build_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lang
     # Readers see submitters by their display names, in marks, legends, tooltips and text alike (the same
     # whole-token swap everywhere keeps scale domains and data values matching); the CSV keeps raw ids.
     named = inputs.names.in_text
+    spec = with_palette(localize(titled, lang))
+    check_fields(chart_id, lang, spec)
     return Chart(chart_id, lang.code, named(draft.title), named(draft.description),
-                 _renamed(localize(titled, lang), named), draft.rows, draft.unscored, tuple(map(named, summary)),
+                 _renamed(spec, named), draft.rows, draft.unscored, tuple(map(named, summary)),
                  tuple(draft.columns), draft.in_scope, benchmark)
+
+
+def check_draft(chart_id: str, draft, lang: Language) -> None:
+    """What the pages need of a draft: an Altair chart, titles, plotted rows with a source column, a text
+    alternative, and table columns that name columns of the rows."""
+    where = f"chart '{chart_id}' ({lang.code})"
+    if not isinstance(draft, ChartDraft):
+        raise SiteError(Problem(f"{where} returned {type(draft).__name__}, not a ChartDraft",
+                                hint="return ChartDraft(chart, title, heading, subtitle, description, rows, ...)"))
+    problems = Collector()
+    if not isinstance(draft.chart, alt.TopLevelMixin):
+        problems.error(f"{where}: 'chart' is a {type(draft.chart).__name__}, not an Altair chart")
+    for name in ("title", "heading", "description"):
+        if not isinstance(getattr(draft, name), str) or not getattr(draft, name).strip():
+            problems.error(f"{where}: '{name}' must be a non-empty text")
+    if not isinstance(draft.rows, pd.DataFrame):
+        problems.error(f"{where}: 'rows' is a {type(draft.rows).__name__}, not a pandas DataFrame")
+    else:
+        if not any(str(column).endswith("source") for column in draft.rows.columns):
+            problems.error(f"{where}: the plotted rows have no source column",
+                           hint="keep the results' 'score_source' column (or add a 'source' column) in the rows")
+        unknown = [column.field for column in draft.columns if column.field not in draft.rows.columns]
+        if unknown:
+            problems.error(f"{where}: the data table's column '{unknown[0]}' is not a column of the rows",
+                           hint="columns of the rows: " + ", ".join(map(str, draft.rows.columns)))
+    if not draft.summary:
+        problems.error(f"{where}: 'summary' (the text alternative, sentence by sentence) is empty")
+    problems.raise_if_any()
+
+
+def check_fields(chart_id: str, lang: Language, spec: dict) -> None:
+    """Every field an encoding names exists in the data it draws (Vega-Lite draws nothing for a mistyped field
+    and says nothing): fields of the inline datasets, plus those the view's transforms make."""
+    datasets = {name: set().union(*(row.keys() for row in rows)) if rows else set()
+                for name, rows in spec.get("datasets", {}).items()}
+    problems = Collector()
+
+    def visit(view: dict, columns: set[str] | None) -> None:
+        data = view.get("data")
+        if isinstance(data, dict) and data.get("name") in datasets:
+            columns = set(datasets[data["name"]])
+        if columns is not None:
+            columns = columns | _made_by(view.get("transform", []))
+        for channel, encoding in (view.get("encoding") or {}).items():
+            for definition in encoding if isinstance(encoding, list) else [encoding]:
+                field = definition.get("field") if isinstance(definition, dict) else None
+                if isinstance(field, str) and columns is not None and field.split(".")[0] not in columns:
+                    close = difflib.get_close_matches(field, sorted(columns), n=1)
+                    problems.error(f"chart '{chart_id}' ({lang.code}): the {channel} encoding names the field "
+                                   f"'{field}', which is not in the chart's data",
+                                   hint=f"did you mean '{close[0]}'?" if close else
+                                   "fields: " + ", ".join(sorted(columns)))
+        for key in ("layer", "hconcat", "vconcat", "concat"):
+            for child in view.get(key, []):
+                visit(child, columns)
+        if isinstance(view.get("spec"), dict):
+            visit(view["spec"], columns)
+
+    visit(spec, None)
+    problems.raise_if_any()
+
+
+def _made_by(transforms: list) -> set[str]:
+    """Fields that a view's transforms add (`as` names of calculate, aggregate, window, fold, ...)."""
+    made: set[str] = set()
+
+    def collect(value) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key == "as":
+                    made.update([item] if isinstance(item, str) else [v for v in item if isinstance(v, str)])
+                else:
+                    collect(item)
+        elif isinstance(value, list):
+            for item in value:
+                collect(item)
+
+    collect(transforms)
+    return made
 
 
 def _renamed(value, named):
@@ -203,14 +325,16 @@ def _declared_where(inputs: ChartInputs, chart_id: str) -> tuple[str | None, int
     return None, None
 
 
-def build_charts(inputs: ChartInputs, languages: list[Language], inputs_keys: dict[str, str] | None = None) -> ChartSet:
+def build_charts(inputs: ChartInputs, languages: list[Language], inputs_keys: dict[str, str] | None = None,
+                 project: Sequence[ChartEntry] = ()) -> ChartSet:
     """Every chart of the catalog in every language. A chart whose scope is empty is left out with a
     warning; any library error (Altair, jsonschema, pandas) becomes a problem naming chart and language.
     `inputs_keys` (language code -> hash of the data and that language's catalog) lets a chart come from
-    the build cache instead of being built and validated again."""
+    the build cache instead of being built and validated again. `project`: the project's own charts
+    (`load_project_charts`), after the package's."""
     problems = Collector()
     charts, left_out = [], {}
-    for chart_id, factory in catalog(inputs).items():
+    for chart_id, factory in catalog(inputs, project).items():
         for lang in languages:
             try:
                 if inputs_keys is None:
@@ -218,12 +342,14 @@ def build_charts(inputs: ChartInputs, languages: list[Language], inputs_keys: di
                 else:
                     charts.append(_cached_chart(chart_id, factory, inputs, lang, inputs_keys[lang.code]))
             except NoData as reason:
-                left_out[chart_id] = Problem(f"chart '{chart_id}' is left out: {reason}",
-                                             *_declared_where(inputs, chart_id), severity="warning")
+                where = (factory.entry.path, factory.entry.line) if isinstance(factory, BoundChart) and \
+                    factory.entry.path else _declared_where(inputs, chart_id)
+                left_out[chart_id] = Problem(f"chart '{chart_id}' is left out: {reason}", *where, severity="warning")
                 break
             except SiteError as error:
-                problems.extend(error)
-    problems.raise_if_any()
+                problems.problems += [(lang.code, problem) for problem in error.problems]
+    if problems.problems:
+        raise SiteError(_across_languages(problems.problems))
     built = list(dict.fromkeys(chart.id for chart in charts))
     alias_problems = Collector()
     aliases = check_aliases(inputs.features, built, left_out, alias_problems)
@@ -231,13 +357,27 @@ def build_charts(inputs: ChartInputs, languages: list[Language], inputs_keys: di
     return ChartSet(charts, left_out, absent_features(inputs), aliases)
 
 
+def _across_languages(found: list[tuple[str, Problem]]) -> list[Problem]:
+    """One problem for a mistake that every language meets: "chart 'x' (en, nl) could not be built: ..."."""
+    groups: dict[tuple, list[str]] = {}
+    for code, problem in found:
+        general = dataclasses.replace(problem, message=problem.message.replace(f"({code})", "(LANGS)", 1))
+        groups.setdefault(general, []).append(code)
+    return [dataclasses.replace(problem, message=problem.message.replace("(LANGS)", "(" + ", ".join(codes) + ")"))
+            for problem, codes in groups.items()]
+
+
 def _cached_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lang: Language, inputs_key: str) -> Chart:
     """`build_chart` through the build cache: the key is the chart, the language, its inputs and Altair's version;
     a chart left out for want of data is remembered as such."""
-    code = getattr(factory, "__code__", None)  # the factory itself: another function is another chart
+    if isinstance(factory, BoundChart):
+        identity = factory.identity  # the function, its item, and a project chart's file
+    else:
+        code = getattr(factory, "__code__", None)  # the factory itself: another function is another chart
+        identity = (getattr(factory, "__module__", ""), getattr(factory, "__qualname__", repr(type(factory))),
+                    code.co_code if code is not None else b"")
     entry = cache.key("chart", cache.versions("altair", "pandas", "babel"), chart_id, lang.code, inputs_key,
-                      getattr(factory, "__module__", ""), getattr(factory, "__qualname__", repr(type(factory))),
-                      code.co_code if code is not None else b"")
+                      identity)
     found = cache.load("chart", entry)
     if isinstance(found, Chart):
         return found

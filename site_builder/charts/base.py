@@ -39,8 +39,8 @@ class ChartDraft:
     subtitle: str
     description: str
     rows: pd.DataFrame  # the plotted rows, with their sources
-    unscored: int  # results of the chart's scope that have no score and are left out of the marks
-    in_scope: int  # all results of the chart's scope, scored or not
+    unscored: int = 0  # results of the chart's scope that have no score and are left out of the marks
+    in_scope: int = 0  # all results of the chart's scope, scored or not
     summary: list[str] = field(default_factory=list)  # text alternative, sentence by sentence
     columns: list[Column] = field(default_factory=list)
     narrow: dict = field(default_factory=lambda: narrow_variant())  # see `narrow_variant`
