@@ -252,8 +252,9 @@ def check_draft(chart_id: str, draft, lang: Language) -> None:
 def check_fields(chart_id: str, lang: Language, spec: dict) -> None:
     """Every field an encoding names exists in the data it draws (Vega-Lite draws nothing for a mistyped field
     and says nothing): fields of the inline datasets, plus those the view's transforms make."""
-    datasets = {name: set().union(*(row.keys() for row in rows)) if rows else set()
-                for name, rows in spec.get("datasets", {}).items()}
+    # An empty dataset names no columns: nothing to check its encodings against.
+    datasets = {name: set().union(*(row.keys() for row in rows))
+                for name, rows in spec.get("datasets", {}).items() if rows}
     problems = Collector()
 
     def visit(view: dict, columns: set[str] | None) -> None:
