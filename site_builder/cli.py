@@ -120,6 +120,53 @@ def _unchanged_build(root: Path, out: Path | None, base_url: str | None, strict:
     return None if previous is None else SimpleNamespace(**previous, seconds=time.perf_counter() - started)
 
 
+@main.command(context_settings={"ignore_unknown_options": False})
+@click.argument("words", nargs=-1, required=True, metavar="DIR | article TITLE")
+@click.option("--language", "-l", "languages", multiple=True,
+              help="A language of the new project (repeat for several; the first is the default). Default: en.")
+@click.option("--round", "round_name", default=None, help="The round the new project reports on (default: the "
+              "newest round with starter data).")
+@click.option("--key", default=None, help="With 'article': the key grouping the article's translations "
+              "(default: from the title).")
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
+              help="With 'article': the project folder holding site.toml.")
+def new(words: tuple[str, ...], languages: tuple[str, ...], round_name: str | None, key: str | None,
+        root: Path) -> None:
+    """Start a project, or an article of one.
+
+    \b
+    site-builder new DIR [--language CODE ...] [--round NAME]
+        a project that builds at once: site.toml, an article per language citing the data,
+        an excerpt of real results, and a chart of its own (DIR must not exist or be empty)
+    site-builder new article TITLE [--key KEY] [--root DIR]
+        a draft article in every language of the project's site.toml
+    """
+    from site_builder import scaffold
+    from site_builder.errors import SiteError
+
+    try:
+        if words[0] == "article":
+            if len(words) != 2:
+                raise click.UsageError("give the article's title as one argument: site-builder new article "
+                                       '"My title"')
+            from site_builder.config import load_config
+
+            config = load_config(root)
+            created = scaffold.new_article(root, words[1], list(config.languages), config.content_dir, key)
+        else:
+            if len(words) != 1:
+                raise click.UsageError("give one folder: site-builder new DIR (quote a name with spaces)")
+            created = scaffold.new_project(Path(words[0]), list(languages), round_name)
+    except SiteError as error:
+        _fail(error, "nothing written", "")
+    for path in created.files:
+        click.echo(f"created {path}")
+    for note in created.notes:
+        click.echo(f"note: {note}", err=True)
+    if words[0] != "article":
+        click.echo(f"next: cd {words[0]} && site-builder build   (or site-builder serve to preview)")
+
+
 @main.command()
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
               help="Project folder holding site.toml.")

@@ -251,7 +251,8 @@ def load_article(path: Path, lang: str, problems: Collector, root: Path | None =
             wanted = {"date": "a date (YYYY-MM-DD)", "list": "a list of strings"}.get(
                 "date" if expected is dt.date else expected.__name__, f"a {expected.__name__}")
             problems.error(f"front matter '{key}' must be {wanted}", shown, line)
-        elif expected is str and not value.strip():
+        elif expected is str and not value.strip() and not (key == "summary" and meta.get("draft") is True):
+            # A draft (`site-builder new article`) may wait for its summary; it is not published.
             problems.error(f"front matter '{key}' is empty", shown, line)
     for key, (_, required) in FRONT_MATTER.items():
         if required and key not in meta:

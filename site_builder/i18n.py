@@ -25,6 +25,7 @@ from site_builder import sources
 from site_builder.errors import Problem, display_path
 
 DOMAIN = "messages"
+SOURCE_LANGUAGE = "en"  # the language msgids are written in
 
 
 @dataclass(frozen=True)
@@ -188,7 +189,8 @@ def untranslated_messages(code: str, locale_dirs: Sequence[Path], root: Path | N
                 translated.add(msgid)
             elif msgid not in seen:
                 seen[msgid] = Gap(msgid, "fuzzy" if message.fuzzy else "untranslated", shown, message.lineno)
-    for folder in locale_dirs:
+    source_language = code.split("-")[0].split("_")[0] == SOURCE_LANGUAGE
+    for folder in [] if source_language else locale_dirs:  # a msgid is English text: never missing in English
         pot = template_path(folder)
         if not pot.is_file():
             continue

@@ -17,7 +17,8 @@ def results_by_submitter(inputs, lang):
         raise NoData("the round has no results")  # the chart is left out, with this reason
     rows = (results.groupby("submitter", as_index=False).size().rename(columns={"size": "results"})
             .sort_values(["results", "submitter"], ascending=[False, True]))
-    rows["source"] = f"count of rows in data/rounds/{inputs.round}/results.csv"  # every plotted row has a source
+    # Every plotted row says where it comes from (the data table and the CSV download show it).
+    rows["source"] = _("count of the rows of %(file)s") % {"file": f"data/rounds/{inputs.round}/results.csv"}
     bars = alt.Chart(rows).mark_bar().encode(
         x=alt.X("results:Q", title=_("Results"), axis=alt.Axis(format="d", tickMinStep=1)),
         y=alt.Y("submitter:N", sort="-x", title=None),
@@ -36,5 +37,5 @@ def results_by_submitter(inputs, lang):
         rows=rows,
         summary=summary,
         columns=[Column("submitter", _("Submitter")), Column("results", _("Results"), "int"),
-                 Column("source", _("Source"), "source")],
+                 Column("source", _("Source"))],
     )
