@@ -11,6 +11,25 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = ROOT.parent / "shared" / "data" / "mlperf-training"
 
 
+def pytest_configure(config):
+    """The tests never touch the user's cache (~/.cache/site-builder): one temporary cache for the whole run,
+    inherited by the commands the tests start. A test that wants a cache of its own sets its own."""
+    import os
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="site-builder-test-cache-")
+    config._site_builder_cache = folder
+    os.environ["SITE_BUILDER_CACHE"] = folder
+
+
+def pytest_unconfigure(config):
+    import shutil
+
+    folder = getattr(config, "_site_builder_cache", None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def pytest_addoption(parser):
     parser.addoption("--update-golden", action="store_true",
                      help="rewrite tests/golden/expected from a fresh build of tests/golden/site")
