@@ -95,7 +95,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
         raise SiteError(error.problems) from None  # without a theme there is nothing to render
     languages = []
     for code in config.languages:
-        language, found = i18n.load_language(code, theme.locale_dirs, root)
+        language, found = i18n.load_language(code, theme.locale_dirs, root, config.locales_dir)
         languages.append(language)
         problems.problems += [p for p in found if p.severity == "error"]
         warnings += [p for p in found if p.severity != "error"]
@@ -135,7 +135,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
         warnings.append(Problem("no display name for submitter " + ", ".join(f"'{m}'" for m in missing_names) +
                                 "; shown as the raw id", shown, severity="note"))
     figure_context = figures.FigureContext(dataset, config.round, config.previous_round)
-    verdicts = claims.evaluate_claims(config, figure_context)
+    verdicts = claims.evaluate_claims(config, figure_context, strict, warnings)
     bound = inline.bind(articles, figure_context, {v.id: v for v in verdicts}, claims.render_claim_inline,
                         pages.score_source_label, names.in_text, data_print)
     late = [*([placeholder] if placeholder else []), *chart_set.left_out.values()]

@@ -144,7 +144,7 @@ def check(root: Path, strict: bool) -> None:
         names = data_names(dataset)
         # Bound figures and cited claims must resolve, as in a build: a wrong row is an error here too.
         context = FigureContext(dataset, config.round, config.previous_round)
-        verdicts = claims.evaluate_claims(config, context)
+        verdicts = claims.evaluate_claims(config, context, strict, notes)
         inline.bind(articles, context, {v.id: v for v in verdicts}, claims.render_claim_inline, score_source_label)
     except SiteError as error:
         _fail(error, "check failed", "")
