@@ -45,6 +45,7 @@ class BuildReport:
     seconds: float
     notes: tuple[Problem, ...] = ()  # what the round's data does not call for (a chart it has no use for)
     written: int = 0  # files whose bytes changed (the others were left as they were)
+    stages: tuple[tuple[str, float], ...] = ()  # (stage, seconds) in build order; empty for a no-op build
 
 
 FEED_ENTRIES = 50  # the newest articles per feed, in full: what a reader subscribing catches up on (Pelican: 100)
@@ -81,7 +82,13 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     if (previous := uptodate.previous_report(inputs_hash, out_dir)) is not None:
         return BuildReport(**previous, seconds=time.perf_counter() - started)  # the site is already this build
     progress = progress or (lambda done, total, stage: None)
-    progress(0, 4, "reading data and building charts")
+    marks: list[tuple[str, float]] = [("checking inputs", started)]
+
+    def stage(done: int, name: str) -> None:  # a stage starts: the progress bar, and the time of each stage
+        marks.append((name, time.perf_counter()))
+        progress(done, 4, name)
+
+    stage(0, "reading data and building charts")
 
     # Everything found in the inputs is reported in one run: catalogs, data, content, and the
     # warnings with --strict (notes, such as an ignored editor file, never fail a build).
@@ -118,7 +125,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
             _add_chart_files(reuse, chart_set.charts, chart_set.aliases, jobs)
         except SiteError as error:
             problems.extend(error)
-    progress(1, 4, "reading content")
+    stage(1, "reading content")
     try:
         articles = content.load_articles(config.content_dir, config.languages, root, warnings, jobs, compact=True)
     except SiteError as error:
@@ -148,7 +155,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     site_pages = pages.plan_pages(config, languages, dataset, articles, charts, updated, inputs.features,
                                   verdicts, bound, names)
     site_pages += pages.alias_pages(config, languages, chart_set.aliases, charts)
-    progress(2, 4, "rendering pages")
+    stage(2, "rendering pages")
 
     files = reuse.files
     site_key = cache.key("pages", site_print, updated.isoformat())
@@ -168,7 +175,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
         _add_pages(reuse, site_pages, envs, config, jobs, (site_key, listing_key), spool)
         _add_feeds_and_indexes(reuse, site_pages, envs, config, articles, charts, updated, bound,
                                {lang.code: lang for lang in languages}, (site_key, listing_key))
-        progress(3, 4, "writing the site")
+        stage(3, "writing the site")
         written = output.write_site(files, out_dir, background_removal=True)
     finally:
         shutil.rmtree(spool, ignore_errors=True)
@@ -177,7 +184,9 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     uptodate.record(inputs_hash, out_dir, {field: getattr(report, field) for field in UNTIMED_FIELDS}, reuse.keys)
     if _folder_mtime(assets.cache_dir() / "renders") != cache_state:  # the cache grew: keep it in its bound
         images.trim_render_cache(cache_limit)
-    return dataclasses.replace(report, seconds=time.perf_counter() - started)
+    ended = time.perf_counter()
+    stages = tuple((name, end - start) for (name, start), (_next, end) in zip(marks, [*marks[1:], ("", ended)]))
+    return dataclasses.replace(report, seconds=ended - started, stages=stages)
 
 
 def _folder_mtime(folder: Path) -> int | None:

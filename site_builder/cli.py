@@ -77,12 +77,22 @@ def _tuned_collector():
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes for Markdown, pages and images (default: the number of CPUs; 1: no workers).")
-def build(root: Path, out: Path | None, base_url: str | None, strict: bool, jobs: int | None) -> None:
+@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write the build's outcome as JSON to this file (on failure too).")
+def build(root: Path, out: Path | None, base_url: str | None, strict: bool, jobs: int | None,
+          report_path: Path | None) -> None:
     """Build the site from content/, data/ and templates/."""
-    from site_builder.errors import SiteError
+    import time
 
+    from site_builder.errors import Problem, SiteError
+
+    started = time.perf_counter()
+    misplaced = report_path is not None and _inside(report_path, out if out is not None else root / "_site")
     with contextlib.ExitStack() as stack:
         try:
+            if misplaced:
+                raise SiteError(Problem(f"--report {report_path} is inside the output folder, which each build "
+                                        "replaces", hint="write the report beside the output folder"))
             report = _unchanged_build(root, out, base_url, strict)
             if report is None:
                 from site_builder.build import build_site
@@ -94,7 +104,12 @@ def build(root: Path, out: Path | None, base_url: str | None, strict: bool, jobs
                     bar.finish()
         except SiteError as error:
             stack.close()
+            if report_path is not None and not misplaced:
+                _write_report(report_path, None, error, time.perf_counter() - started,
+                              out if out is not None else root / "_site")
             _fail(error)
+    if report_path is not None:
+        _write_report(report_path, report)
     for warning in [*report.notes, *report.warnings]:
         click.echo(str(warning), err=True)
     click.echo(f"built {report.out_dir}: {len(report.languages)} languages ({', '.join(report.languages)}), "
@@ -102,6 +117,26 @@ def build(root: Path, out: Path | None, base_url: str | None, strict: bool, jobs
                f"{sum(w.severity == 'warning' for w in report.warnings)} warnings, "
                f"{len(report.notes) + sum(w.severity == 'note' for w in report.warnings)} notes, "
                f"{report.files} files ({report.written} written) in {report.seconds:.2f} s", err=True)
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+        return True
+    except (ValueError, OSError):
+        return False
+
+
+def _write_report(path: Path, report, error=None, seconds: float = 0.0, out_dir: Path | None = None) -> None:
+    """`--report`: the build's outcome as JSON (a report that cannot be written is said, the exit code kept)."""
+    from site_builder import report as build_report
+
+    try:
+        build_report.write(path, build_report.document(report, error, seconds, out_dir))
+    except OSError as exc:
+        click.echo(f"{path}: error: cannot write the report: {exc.strerror or exc}", err=True)
+        if error is None:
+            sys.exit(1)
 
 
 def _unchanged_build(root: Path, out: Path | None, base_url: str | None, strict: bool):
