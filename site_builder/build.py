@@ -36,16 +36,29 @@ from site_builder.errors import Collector, Problem, SiteError, display_path
 
 @dataclass(frozen=True)
 class BuildReport:
+    """What a successful build made (the result of `build_site`)."""
+
     out_dir: Path
+    """The folder the site was written to."""
     languages: tuple[str, ...]
+    """The languages built, in site.toml's order."""
     pages: int
+    """HTML pages (without the embed pages)."""
     charts: int
+    """Charts, one per chart id and language."""
     files: int
+    """Files in the output folder."""
     warnings: tuple[Problem, ...]
+    """Warnings (and notes) found in the inputs, each located; with `strict=True` a warning fails the build."""
     seconds: float
-    notes: tuple[Problem, ...] = ()  # what the round's data does not call for (a chart it has no use for)
-    written: int = 0  # files whose bytes changed (the others were left as they were)
-    stages: tuple[tuple[str, float], ...] = ()  # (stage, seconds) in build order; empty for a no-op build
+    """Wall time of the build."""
+    notes: tuple[Problem, ...] = ()
+    """What the round's data does not call for (a chart it has no use for)."""
+    written: int = 0
+    """Files whose bytes changed (the others were left as they were)."""
+    stages: tuple[tuple[str, float], ...] = ()
+    """(stage, seconds) in build order: checking inputs, reading data and building charts, reading content,
+    rendering pages, writing the site. Empty for a build that found nothing changed (and did nothing)."""
 
 
 FEED_ENTRIES = 50  # the newest articles per feed, in full: what a reader subscribing catches up on (Pelican: 100)
@@ -67,8 +80,21 @@ def build_date(articles: list[content.Article]) -> dt.date:
 def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = None,
                strict: bool = False, jobs: int | None = None,
                progress: Callable[[int, int, str], None] | None = None) -> BuildReport:
-    """Build the site; `jobs` worker processes render Markdown, pages and images (default: one per CPU);
-    `progress(done, total, stage)`, when given, is called as each stage starts (the CLI draws a bar)."""
+    """Build the site of the project in `root` (the folder holding site.toml) and return its `BuildReport`.
+
+    - `out_dir`: where the site goes (default: `root / "_site"`); replaced atomically, so it never holds half a
+      site. Not inside content/, data/, templates/ or locales/.
+    - `base_url`: the address the site is served from, instead of site.toml's.
+    - `strict`: warnings (a missing translation, a placeholder base URL, ...) fail the build.
+    - `jobs`: worker processes for Markdown, pages and images (default: one per CPU; 1: none).
+    - `progress(done, total, stage)`: called as each stage starts (the CLI draws a bar with it).
+
+    Raises `SiteError` when the inputs have problems: its `.problems` lists every one found in the run (each a
+    `Problem` with `message`, `path`, `line`, `col`, `hint` and `severity`; `str(problem)` reads
+    `file:line: error: message`), and the previous site in `out_dir` is left untouched. A build whose inputs and
+    output are unchanged since the last one does nothing and returns that build's report (with `written == 0`
+    and no `stages`). Same as `site-builder build`, which calls it.
+    """
     started = time.perf_counter()
     jobs = parallel.default_jobs() if jobs is None else max(1, jobs)
     config = load_config(root, base_url)
