@@ -36,15 +36,29 @@ from site_builder.errors import Collector, Problem, SiteError, display_path
 
 @dataclass(frozen=True)
 class BuildReport:
+    """What a successful build made (the result of `build_site`)."""
+
     out_dir: Path
+    """The folder the site was written to."""
     languages: tuple[str, ...]
+    """The languages built, in site.toml's order."""
     pages: int
+    """HTML pages (without the embed pages)."""
     charts: int
+    """Charts, one per chart id and language."""
     files: int
+    """Files in the output folder."""
     warnings: tuple[Problem, ...]
+    """Warnings (and notes) found in the inputs, each located; with `strict=True` a warning fails the build."""
     seconds: float
-    notes: tuple[Problem, ...] = ()  # what the round's data does not call for (a chart it has no use for)
-    written: int = 0  # files whose bytes changed (the others were left as they were)
+    """Wall time of the build."""
+    notes: tuple[Problem, ...] = ()
+    """What the round's data does not call for (a chart it has no use for)."""
+    written: int = 0
+    """Files whose bytes changed (the others were left as they were)."""
+    stages: tuple[tuple[str, float], ...] = ()
+    """(stage, seconds) in build order: checking inputs, reading data and building charts, reading content,
+    rendering pages, writing the site. Empty for a build that found nothing changed (and did nothing)."""
 
 
 FEED_ENTRIES = 50  # the newest articles per feed, in full: what a reader subscribing catches up on (Pelican: 100)
@@ -66,8 +80,21 @@ def build_date(articles: list[content.Article]) -> dt.date:
 def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = None,
                strict: bool = False, jobs: int | None = None,
                progress: Callable[[int, int, str], None] | None = None) -> BuildReport:
-    """Build the site; `jobs` worker processes render Markdown, pages and images (default: one per CPU);
-    `progress(done, total, stage)`, when given, is called as each stage starts (the CLI draws a bar)."""
+    """Build the site of the project in `root` (the folder holding site.toml) and return its `BuildReport`.
+
+    - `out_dir`: where the site goes (default: `root / "_site"`); replaced atomically, so it never holds half a
+      site. Not inside content/, data/, templates/ or locales/.
+    - `base_url`: the address the site is served from, instead of site.toml's.
+    - `strict`: warnings (a missing translation, a placeholder base URL, ...) fail the build.
+    - `jobs`: worker processes for Markdown, pages and images (default: one per CPU; 1: none).
+    - `progress(done, total, stage)`: called as each stage starts (the CLI draws a bar with it).
+
+    Raises `SiteError` when the inputs have problems: its `.problems` lists every one found in the run (each a
+    `Problem` with `message`, `path`, `line`, `col`, `hint` and `severity`; `str(problem)` reads
+    `file:line: error: message`), and the previous site in `out_dir` is left untouched. A build whose inputs and
+    output are unchanged since the last one does nothing and returns that build's report (with `written == 0`
+    and no `stages`). Same as `site-builder build`, which calls it.
+    """
     started = time.perf_counter()
     jobs = parallel.default_jobs() if jobs is None else max(1, jobs)
     config = load_config(root, base_url)
@@ -81,7 +108,13 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     if (previous := uptodate.previous_report(inputs_hash, out_dir)) is not None:
         return BuildReport(**previous, seconds=time.perf_counter() - started)  # the site is already this build
     progress = progress or (lambda done, total, stage: None)
-    progress(0, 4, "reading data and building charts")
+    marks: list[tuple[str, float]] = [("checking inputs", started)]
+
+    def stage(done: int, name: str) -> None:  # a stage starts: the progress bar, and the time of each stage
+        marks.append((name, time.perf_counter()))
+        progress(done, 4, name)
+
+    stage(0, "reading data and building charts")
 
     # Everything found in the inputs is reported in one run: catalogs, data, content, and the
     # warnings with --strict (notes, such as an ignored editor file, never fail a build).
@@ -95,7 +128,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
         raise SiteError(error.problems) from None  # without a theme there is nothing to render
     languages = []
     for code in config.languages:
-        language, found = i18n.load_language(code, theme.locale_dirs, root)
+        language, found = i18n.load_language(code, theme.locale_dirs, root, config.locales_dir)
         languages.append(language)
         problems.problems += [p for p in found if p.severity == "error"]
         warnings += [p for p in found if p.severity != "error"]
@@ -125,7 +158,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
             _add_chart_files(reuse, chart_set.charts, chart_set.aliases, jobs)
         except SiteError as error:
             problems.extend(error)
-    progress(1, 4, "reading content")
+    stage(1, "reading content")
     try:
         articles = content.load_articles(config.content_dir, config.languages, root, warnings, jobs, compact=True)
     except SiteError as error:
@@ -142,7 +175,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
         warnings.append(Problem("no display name for submitter " + ", ".join(f"'{m}'" for m in missing_names) +
                                 "; shown as the raw id", shown, severity="note"))
     figure_context = figures.FigureContext(dataset, config.round, config.previous_round)
-    verdicts = claims.evaluate_claims(config, figure_context)
+    verdicts = claims.evaluate_claims(config, figure_context, strict, warnings)
     bound = inline.bind(articles, figure_context, {v.id: v for v in verdicts}, claims.render_claim_inline,
                         pages.score_source_label, names.in_text, data_print)
     late = [*([placeholder] if placeholder else []), *chart_set.left_out.values()]
@@ -155,7 +188,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     site_pages = pages.plan_pages(config, languages, dataset, articles, charts, updated, inputs.features,
                                   verdicts, bound, names)
     site_pages += pages.alias_pages(config, languages, chart_set.aliases, charts)
-    progress(2, 4, "rendering pages")
+    stage(2, "rendering pages")
 
     files = reuse.files
     site_key = cache.key("pages", site_print, updated.isoformat())
@@ -175,7 +208,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
         _add_pages(reuse, site_pages, envs, config, jobs, (site_key, listing_key), spool)
         _add_feeds_and_indexes(reuse, site_pages, envs, config, articles, charts, updated, bound,
                                {lang.code: lang for lang in languages}, (site_key, listing_key))
-        progress(3, 4, "writing the site")
+        stage(3, "writing the site")
         written = output.write_site(files, out_dir, background_removal=True)
     finally:
         shutil.rmtree(spool, ignore_errors=True)
@@ -184,7 +217,9 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     uptodate.record(inputs_hash, out_dir, {field: getattr(report, field) for field in UNTIMED_FIELDS}, reuse.keys)
     if _folder_mtime(assets.cache_dir() / "renders") != cache_state:  # the cache grew: keep it in its bound
         images.trim_render_cache(cache_limit)
-    return dataclasses.replace(report, seconds=time.perf_counter() - started)
+    ended = time.perf_counter()
+    stages = tuple((name, end - start) for (name, start), (_next, end) in zip(marks, [*marks[1:], ("", ended)]))
+    return dataclasses.replace(report, seconds=ended - started, stages=stages)
 
 
 def _folder_mtime(folder: Path) -> int | None:

@@ -47,7 +47,7 @@ import datetime as dt
 import difflib
 import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
@@ -124,10 +124,21 @@ class Verdict:
     context: Quantity | None
     path: str
     line: int
+    default_language: str = "en"
+    """The language whose text is shown where a text lacks the page's language."""
 
     @property
     def anchor(self) -> str:
         return claim_anchor(self.id)
+
+    def text(self, texts: dict[str, str] | None, code: str) -> tuple[str, str] | None:
+        """One of the claim's texts (its statement, interpretation, ...) for a page in `code`, with the language
+        it is written in: the default language's when the registry has no text in `code`."""
+        if not texts:
+            return None
+        if code in texts:
+            return texts[code], code
+        return texts[self.default_language], self.default_language
 
 
 # --- loading: YAML with a line on every mapping key ------------------------------------------------------
@@ -199,21 +210,43 @@ def parse_bound(text: str) -> Bound | None:
     return Bound(operator, value, unit, decimals)
 
 
-def _texts(value, key: str, owner: _Map, languages: tuple[str, ...], shown: str, problems: Collector) -> dict | None:
-    """A text per site language; a missing or empty language is an error at the key's line."""
+@dataclass
+class _Languages:
+    """The site's languages as the registry is read: a language a claim has no text for is shown in the default
+    language's text (and counted per claim for the one warning of the file), or is an error with --strict."""
+
+    codes: tuple[str, ...]
+    default: str
+    strict: bool = False
+    missing: set[str] = field(default_factory=set)  # languages the claim being read lacks a text in
+    claims_missing: dict[str, int] = field(default_factory=dict)  # language -> claims that lack a text in it
+
+    def claim_done(self) -> None:
+        for lang in self.missing:
+            self.claims_missing[lang] = self.claims_missing.get(lang, 0) + 1
+        self.missing = set()
+
+
+def _texts(value, key: str, owner: _Map, languages: _Languages, shown: str, problems: Collector) -> dict | None:
+    """A text per site language; a missing language falls back to the default language's text (its language is
+    marked where it is shown), an error with --strict; an empty text is an error at its line. Returns the texts
+    the file has, of the site's languages."""
     line = owner.line_of(key)
     if not isinstance(value, dict):
-        problems.error(f"'{key}' must map each language ({', '.join(languages)}) to a text", shown, line)
+        problems.error(f"'{key}' must map each language ({', '.join(languages.codes)}) to a text", shown, line)
         return None
-    for lang in languages:
+    for lang in languages.codes:
         if lang not in value:
-            problems.error(f"'{key}' has no text for language '{lang}'", shown, line)
+            if languages.strict or lang == languages.default or languages.default not in value:
+                problems.error(f"'{key}' has no text for language '{lang}'", shown, line)
+            else:
+                languages.missing.add(lang)
         elif not isinstance(value[lang], str) or not value[lang].strip():
             problems.error(f"'{key}.{lang}' must be a non-empty text", shown, value.line_of(lang))
     for lang, text in value.items():
         if not isinstance(lang, str) or not re.fullmatch(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*", lang):
             problems.error(f"'{key}' has {lang!r}, which is not a language code", shown, value.line_of(lang))
-    return {lang: " ".join(str(value[lang]).split()) for lang in languages if isinstance(value.get(lang), str)}
+    return {lang: " ".join(str(value[lang]).split()) for lang in languages.codes if isinstance(value.get(lang), str)}
 
 
 def _unknown_keys(item: _Map, known: set[str], where: str, shown: str, problems: Collector) -> None:
@@ -297,7 +330,7 @@ def _check_spec(item, line: int, shown: str, problems: Collector) -> _CheckSpec 
     return _CheckSpec(" ".join(item["figure"].split()), asserts, tolerance, opposite, item.line_of("figure"))
 
 
-def _claim_spec(item, line: int, languages: tuple[str, ...], shown: str, problems: Collector) -> _ClaimSpec | None:
+def _claim_spec(item, line: int, languages: _Languages, shown: str, problems: Collector) -> _ClaimSpec | None:
     if not isinstance(item, _Map):
         problems.error("a claim must be a mapping with 'id', 'statement', 'source' and 'checks'", shown, line)
         return None
@@ -340,7 +373,7 @@ def _claim_spec(item, line: int, languages: tuple[str, ...], shown: str, problem
                       optional["interpretation"], optional["caveat"], context, item.line)
 
 
-def _source(value, owner: _Map, languages: tuple[str, ...], shown: str, problems: Collector) -> Source | None:
+def _source(value, owner: _Map, languages: _Languages, shown: str, problems: Collector) -> Source | None:
     line = owner.line_of("source")
     if not isinstance(value, _Map):
         problems.error("'source' must be a mapping with 'outlet' and, where known, 'url' and 'date'", shown, line)
@@ -351,7 +384,7 @@ def _source(value, owner: _Map, languages: tuple[str, ...], shown: str, problems
     if isinstance(outlet, dict):  # a description rather than a name ("Dutch tech press") is written per language
         outlet = _texts(outlet, "outlet", value, languages, shown, problems)
     elif isinstance(outlet, str) and outlet.strip():
-        outlet = {lang: outlet.strip() for lang in languages}
+        outlet = {lang: outlet.strip() for lang in languages.codes}
     else:
         problems.error("'source' needs 'outlet': who made or published the claim, as a name or a text per language",
                        shown, value.line_of("outlet"))
@@ -366,7 +399,7 @@ def _source(value, owner: _Map, languages: tuple[str, ...], shown: str, problems
     return Source(outlet, date, url)
 
 
-def _load_registry(path: Path, languages: tuple[str, ...], shown: str, problems: Collector) -> list[_ClaimSpec]:
+def _load_registry(path: Path, languages: _Languages, shown: str, problems: Collector) -> list[_ClaimSpec]:
     """The valid claims of the registry; the problems of the others go to `problems`."""
     raw = _load_yaml(path, shown)
     if raw is None:
@@ -375,6 +408,7 @@ def _load_registry(path: Path, languages: tuple[str, ...], shown: str, problems:
         raise SiteError(Problem("the claims registry must be a list of claims", shown, getattr(raw, "line", 1)))
     specs, seen = [], {}
     for item, line in zip(raw, raw.lines):
+        languages.missing = set()
         spec = _claim_spec(item, line, languages, shown, problems)
         if spec is None:
             continue
@@ -384,6 +418,7 @@ def _load_registry(path: Path, languages: tuple[str, ...], shown: str, problems:
             continue
         seen[spec.id] = item.line_of("id")
         specs.append(spec)
+        languages.claim_done()
     return specs
 
 
@@ -415,16 +450,24 @@ def combine(outcomes: list[str], has_caveat: bool = False) -> str:
     return "consistent" if has_caveat and worst == "confirmed" else worst
 
 
-def evaluate_claims(config: SiteConfig, context: FigureContext) -> tuple[Verdict, ...]:
+def evaluate_claims(config: SiteConfig, context: FigureContext, strict: bool = False,
+                    warnings: list[Problem] | None = None) -> tuple[Verdict, ...]:
     """Load `data/rounds/<round>/claims.yaml` and check every claim against the data; a round without a
-    registry has no claims. Every problem (bad key, missing language, unknown row) is reported at once."""
+    registry has no claims. Every problem (bad key, unknown row) is reported at once. A text missing in a
+    language is shown in the default language's: one warning for the file, added to `warnings`, counts the
+    claims per language; with `strict` each missing text is an error at its line."""
     path = config.data_dir / "rounds" / config.round / REGISTRY_FILE
     if not path.is_file():
         return ()
     shown = display_path(path, config.root)
     problems = Collector()
     verdicts = []
-    for spec in _load_registry(path, config.languages, shown, problems):
+    languages = _Languages(config.languages, config.default_language, strict)
+    specs = _load_registry(path, languages, shown, problems)
+    if languages.claims_missing and warnings is not None:
+        counts = {lang: languages.claims_missing[lang] for lang in config.languages if lang in languages.claims_missing}
+        warnings.append(missing_texts_warning(counts, config.default_language, shown))
+    for spec in specs:
         checks = []
         for check in spec.checks:
             try:
@@ -452,10 +495,20 @@ def evaluate_claims(config: SiteConfig, context: FigureContext) -> tuple[Verdict
         else:
             continue
         verdicts.append(Verdict(spec.id, spec.statement, spec.source, verdict, tuple(checks), spec.interpretation,
-                                spec.caveat, spec.not_checkable, shown_context, shown, spec.line))
+                                spec.caveat, spec.not_checkable, shown_context, shown, spec.line,
+                                config.default_language))
     problems.problems.sort(key=lambda problem: problem.line or 0)  # in file order, as the writer reads them
     problems.raise_if_any()
     return tuple(verdicts)
+
+
+def missing_texts_warning(claims_missing: dict[str, int], default: str, shown: str) -> Problem:
+    """One warning for a registry: how many claims lack a text in each language (the default's is shown)."""
+    parts = [f"{count} claim{'s' if count != 1 else ''} {'have' if count != 1 else 'has'} no '{lang}' text"
+             for lang, count in claims_missing.items()]
+    return Problem(", ".join(parts) + f"; the {default} text is shown", shown,
+                   hint="translate them, or build with --strict to list every missing text at its line",
+                   severity="warning")
 
 
 # --- lookup and inline rendering --------------------------------------------------------------------------
@@ -501,7 +554,7 @@ def render_claim_inline(verdict: Verdict, lang: Language, from_path: str) -> str
     href = relative_url(from_path, claims_path(lang.code)) + "#" + verdict.anchor
     label = verdict_label(verdict.verdict, lang)
     title = lang.gettext("Claim: %(statement)s — what the data says") % {
-        "statement": verdict.statement.get(lang.code, "")}
+        "statement": verdict.text(verdict.statement, lang.code)[0]}
     hidden = html.escape(lang.gettext("Verdict:"))  # for screen readers, which hear the link out of context
     return (f'<a class="claim-verdict verdict-{verdict.verdict}" href="{html.escape(href)}" '
             f'title="{html.escape(title)}"><span class="visually-hidden">{hidden} </span>'

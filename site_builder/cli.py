@@ -77,12 +77,22 @@ def _tuned_collector():
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes for Markdown, pages and images (default: the number of CPUs; 1: no workers).")
-def build(root: Path, out: Path | None, base_url: str | None, strict: bool, jobs: int | None) -> None:
+@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write the build's outcome as JSON to this file (on failure too).")
+def build(root: Path, out: Path | None, base_url: str | None, strict: bool, jobs: int | None,
+          report_path: Path | None) -> None:
     """Build the site from content/, data/ and templates/."""
-    from site_builder.errors import SiteError
+    import time
 
+    from site_builder.errors import Problem, SiteError
+
+    started = time.perf_counter()
+    misplaced = report_path is not None and _inside(report_path, out if out is not None else root / "_site")
     with contextlib.ExitStack() as stack:
         try:
+            if misplaced:
+                raise SiteError(Problem(f"--report {report_path} is inside the output folder, which each build "
+                                        "replaces", hint="write the report beside the output folder"))
             report = _unchanged_build(root, out, base_url, strict)
             if report is None:
                 from site_builder.build import build_site
@@ -94,7 +104,12 @@ def build(root: Path, out: Path | None, base_url: str | None, strict: bool, jobs
                     bar.finish()
         except SiteError as error:
             stack.close()
+            if report_path is not None and not misplaced:
+                _write_report(report_path, None, error, time.perf_counter() - started,
+                              out if out is not None else root / "_site")
             _fail(error)
+    if report_path is not None:
+        _write_report(report_path, report)
     for warning in [*report.notes, *report.warnings]:
         click.echo(str(warning), err=True)
     click.echo(f"built {report.out_dir}: {len(report.languages)} languages ({', '.join(report.languages)}), "
@@ -102,6 +117,26 @@ def build(root: Path, out: Path | None, base_url: str | None, strict: bool, jobs
                f"{sum(w.severity == 'warning' for w in report.warnings)} warnings, "
                f"{len(report.notes) + sum(w.severity == 'note' for w in report.warnings)} notes, "
                f"{report.files} files ({report.written} written) in {report.seconds:.2f} s", err=True)
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+        return True
+    except (ValueError, OSError):
+        return False
+
+
+def _write_report(path: Path, report, error=None, seconds: float = 0.0, out_dir: Path | None = None) -> None:
+    """`--report`: the build's outcome as JSON (a report that cannot be written is said, the exit code kept)."""
+    from site_builder import report as build_report
+
+    try:
+        build_report.write(path, build_report.document(report, error, seconds, out_dir))
+    except OSError as exc:
+        click.echo(f"{path}: error: cannot write the report: {exc.strerror or exc}", err=True)
+        if error is None:
+            sys.exit(1)
 
 
 def _unchanged_build(root: Path, out: Path | None, base_url: str | None, strict: bool):
@@ -172,8 +207,14 @@ def new(words: tuple[str, ...], languages: tuple[str, ...], round_name: str | No
               help="Project folder holding site.toml.")
 @click.option("--strict", is_flag=True,
               help="Exit 1 when a translation is missing or stale, or a typed number looks like a result.")
-def check(root: Path, strict: bool) -> None:
+@click.option("--catalogs", is_flag=True,
+              help="Instead: list every interface string shown in English, as path:line: kind: msgid.")
+@click.option("--language", "languages", multiple=True, help="With --catalogs: only this language (repeatable).")
+def check(root: Path, strict: bool, catalogs: bool, languages: tuple[str, ...]) -> None:
     """Report missing and stale translations, and numbers typed into articles that look like results."""
+    if catalogs or languages:
+        _check_catalogs(root, strict, list(languages))
+        return
     from site_builder import claims, inline
     from site_builder.check import data_names, translation_status, typed_numbers_in
     from site_builder.config import load_config
@@ -191,7 +232,7 @@ def check(root: Path, strict: bool) -> None:
         names = data_names(dataset)
         # Bound figures and cited claims must resolve, as in a build: a wrong row is an error here too.
         context = FigureContext(dataset, config.round, config.previous_round)
-        verdicts = claims.evaluate_claims(config, context)
+        verdicts = claims.evaluate_claims(config, context, strict, notes)
         inline.bind(articles, context, {v.id: v for v in verdicts}, claims.render_claim_inline, score_source_label)
     except SiteError as error:
         _fail(error, "check failed", "")
@@ -216,6 +257,77 @@ def check(root: Path, strict: bool) -> None:
                    "number that is not a result with {{< lit ... >}}")
     if strict and (any(f.is_problem for f in findings) or typed):
         sys.exit(1)
+
+
+def _check_catalogs(root: Path, strict: bool, languages: list[str]) -> None:
+    """`check --catalogs`: the messages each language shows in English, one per line, then a count per language."""
+    from site_builder.catalogs import catalog_gaps
+    from site_builder.config import load_config
+    from site_builder.errors import SiteError
+
+    try:
+        config = load_config(root)
+        unknown = [code for code in languages if code not in config.languages]
+        if unknown:
+            from site_builder.errors import Problem
+
+            raise SiteError([Problem(f"language '{code}' is not one of site.toml's languages "
+                                     f"({', '.join(config.languages)})", "site.toml") for code in unknown])
+        gaps = catalog_gaps(config, languages or None)
+    except SiteError as error:
+        _fail(error, "check failed", "")
+    for code, found in gaps.items():
+        for gap in found:
+            where = f"{gap.path}:{gap.line}" if gap.line is not None else gap.path
+            click.echo(f"{where}: {gap.kind}: {gap.msgid}".replace("\n", "\\n"))
+    for code, found in gaps.items():
+        kinds = {kind: sum(g.kind == kind for g in found) for kind in ("untranslated", "fuzzy", "missing")}
+        detail = ", ".join(f"{n} {kind}" for kind, n in kinds.items() if n)
+        click.echo(f"{code}: {len(found)} interface string{'s' if len(found) != 1 else ''} shown in English"
+                   + (f" ({detail})" if detail else ""), err=True)
+    if strict and any(gaps.values()):
+        sys.exit(1)
+
+
+@main.command()
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
+              help="Project folder holding site.toml.")
+def extract(root: Path) -> None:
+    """Collect the msgids of the project's templates/ and charts/*.py into locales/messages.pot."""
+    from site_builder.catalogs import extract as run_extract
+    from site_builder.config import load_config
+    from site_builder.errors import SiteError
+
+    try:
+        written = run_extract(load_config(root))
+    except SiteError as error:
+        _fail(error, "extract failed", "; nothing was written")
+    if written.action == "nothing to extract":
+        click.echo("the project has no templates/ or charts/ of its own: nothing to extract (the packaged theme's "
+                   "strings need no extraction; `site-builder update --language CODE` starts a catalog)", err=True)
+        return
+    click.echo(f"{written.path}: {written.action}, {written.messages} message{'s' if written.messages != 1 else ''}",
+               err=True)
+
+
+@main.command()
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
+              help="Project folder holding site.toml.")
+@click.option("--language", "languages", multiple=True,
+              help="Only this language (repeatable; default: every language of site.toml).")
+def update(root: Path, languages: tuple[str, ...]) -> None:
+    """Create or update locales/<lang>/LC_MESSAGES/messages.po from locales/messages.pot and the theme's strings."""
+    from site_builder.catalogs import update as run_update
+    from site_builder.config import load_config
+    from site_builder.errors import SiteError
+
+    try:
+        written = run_update(load_config(root), list(languages) or None)
+    except SiteError as error:
+        _fail(error, "update failed", "")
+    for item in written:
+        click.echo(f"{item.path}: {item.action}, {item.messages} message{'s' if item.messages != 1 else ''}, "
+                   f"{item.to_translate} to translate", err=True)
 
 
 @main.command("derive-data")

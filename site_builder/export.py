@@ -15,7 +15,7 @@ def export_chart(root: Path, chart_id: str, language: str, form: str, width: int
     config = load_config(root)
     if language not in config.languages:
         raise SiteError(Problem(f"unknown language '{language}'", hint="site languages: " + ", ".join(config.languages)))
-    lang, found = i18n.load_language(language, config.theme.locale_dirs, root)
+    lang, found = i18n.load_language(language, config.theme.locale_dirs, root, config.locales_dir)
     if any(problem.severity == "error" for problem in found):
         raise SiteError([problem for problem in found if problem.severity == "error"])
     inputs = charts.load_inputs(config.data_dir, config.round, config.previous_round, root)

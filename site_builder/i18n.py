@@ -112,8 +112,8 @@ def template_path(locales_dir: Path) -> Path:
     return locales_dir / f"{DOMAIN}.pot"
 
 
-def load_language(code: str, locale_dirs: Path | Sequence[Path],
-                  root: Path | None = None) -> tuple[Language, list[Problem]]:
+def load_language(code: str, locale_dirs: Path | Sequence[Path], root: Path | None = None,
+                  own: Path | None = None) -> tuple[Language, list[Problem]]:
     """Compile `<locales>/<code>/LC_MESSAGES/messages.po` in memory (no committed .mo needed).
 
     `locale_dirs` are looked up in order (the project's folder, then the packaged theme's): a message is
@@ -121,7 +121,8 @@ def load_language(code: str, locale_dirs: Path | Sequence[Path],
     catalog that would publish wrong or broken text (a syntax error, a placeholder the code does not
     supply), and one warning per catalog that counts its untranslated, fuzzy and missing messages (English
     is shown for them; `untranslated_messages` lists them). A language without any catalog falls back to
-    the English source strings, with a warning.
+    the English source strings, with a warning naming where its catalog would be: in `own`, the project's
+    locales folder, when given (else the first of `locale_dirs`).
     """
     folders = [locale_dirs] if isinstance(locale_dirs, Path) else list(locale_dirs)
     try:
@@ -133,7 +134,8 @@ def load_language(code: str, locale_dirs: Path | Sequence[Path],
     if errors:
         return Language(code, locale, NullTranslations()), errors
     if not catalogs:
-        shown = display_path(catalog_path(folders[0], code), root) if folders else None
+        home = own if own is not None else folders[0] if folders else None
+        shown = display_path(catalog_path(home, code), root) if home is not None else None
         return Language(code, locale, NullTranslations()), [Problem(
             f"no catalog for language '{code}': interface strings fall back to English", shown,
             hint=f"create one with: site-builder update --language {code}", severity="warning")]

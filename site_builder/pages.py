@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pandas as pd
+from markupsafe import Markup, escape
 from slugify import slugify
 
 from site_builder import claims as claim_stage, derive, findings, metrics
@@ -560,14 +561,19 @@ def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
                                                                                    ref.system_id)}
                 for ref in quantity.refs]
 
-    def text(texts: dict | None) -> str | None:
-        return texts[code] if texts else None
+    def text(v, texts: dict | None) -> str | Markup | None:
+        """The text in the page's language; the default language's, marked with its `lang`, when it has none."""
+        found = v.text(texts, code)
+        if found is None:
+            return None
+        shown, written_in = found
+        return shown if written_in == code else Markup(f'<span lang="{escape(written_in)}">{escape(shown)}</span>')
 
     items = [{
-        "id": v.id, "anchor": v.anchor, "statement": v.statement[code], "source": v.source, "outlet": v.source.outlet[code],
-        "verdict": v.verdict,
-        "label": claim_stage.verdict_label(v.verdict, lang), "interpretation": text(v.interpretation),
-        "caveat": text(v.caveat), "not_checkable": text(v.not_checkable),
+        "id": v.id, "anchor": v.anchor, "statement": text(v, v.statement), "source": v.source,
+        "outlet": text(v, v.source.outlet), "verdict": v.verdict,
+        "label": claim_stage.verdict_label(v.verdict, lang), "interpretation": text(v, v.interpretation),
+        "caveat": text(v, v.caveat), "not_checkable": text(v, v.not_checkable),
         "context": format_value(v.context.value, v.context.unit, v.context.decimals, lang)
         if v.context else None,
         "checks": [{

@@ -23,15 +23,16 @@ REGISTRY = "data/rounds/v6.0/claims.yaml"
 LANGS = ("en", "nl", "it", "vi")
 
 
-def _evaluate(root: Path):
+def _evaluate(root: Path, strict: bool = False, warnings: list | None = None):
     config = load_config(root)
     dataset = load_dataset(config.data_dir, [config.round, config.previous_round], root)
-    return evaluate_claims(config, FigureContext(dataset, config.round, config.previous_round))
+    return evaluate_claims(config, FigureContext(dataset, config.round, config.previous_round), strict, warnings)
 
 
 def _problems(root: Path) -> list[str]:
+    """The registry's problems as --strict reports them (a missing language is an error there)."""
     with pytest.raises(SiteError) as caught:
-        _evaluate(root)
+        _evaluate(root, strict=True)
     return [str(p) for p in caught.value.problems]
 
 
@@ -111,6 +112,37 @@ def test_every_registry_error_is_reported_at_its_line_in_one_run(mini_site):
 def test_registry_errors_name_their_line(mini_site, text, expected):
     problems = _problems(_registry(mini_site, text))
     assert any(p.startswith(expected) for p in problems), problems
+
+
+def test_a_missing_language_shows_the_default_text_marked_with_one_warning_per_file(mini_site, tmp_path):
+    untranslated = GOOD_CLAIM.replace('    nl: "Acme zegt dat het bijna lineair schaalt."\n', "").replace(
+        '    nl: "Bijna lineair: minstens 90 % efficiëntie."\n', "") + """
+- id: acme-time
+  statement: {en: "Acme trained in 6.25 minutes."}
+  source: {outlet: {en: "Acme's blog"}}
+  not_checkable: {en: "Not in the data.", nl: "Niet in de data."}
+"""
+    _registry(mini_site, untranslated)
+    warnings = []
+    verdicts = {v.id: v for v in _evaluate(mini_site, warnings=warnings)}
+    assert [str(w).split("\n")[0] for w in warnings] == [
+        f"{REGISTRY}: warning: 2 claims have no 'nl' text; the en text is shown"]
+    scaling = verdicts["acme-scaling"]
+    assert scaling.text(scaling.statement, "nl") == ("Acme says it scales almost linearly.", "en")
+    assert scaling.text(scaling.statement, "en") == ("Acme says it scales almost linearly.", "en")
+    assert verdicts["acme-time"].text(verdicts["acme-time"].not_checkable, "nl") == ("Niet in de data.", "nl")
+    # --strict: each missing text is an error at its line, as before
+    problems = _problems(mini_site)
+    assert problems == [f"{REGISTRY}:2: error: 'statement' has no text for language 'nl'",
+                        f"{REGISTRY}:8: error: 'interpretation' has no text for language 'nl'",
+                        f"{REGISTRY}:16: error: 'statement' has no text for language 'nl'",
+                        f"{REGISTRY}:17: error: 'outlet' has no text for language 'nl'"]
+    report = build_site(mini_site, tmp_path / "out")
+    assert sum("claims have no 'nl' text" in w.message for w in report.warnings) == 1
+    page = (tmp_path / "out/nl/claims/index.html").read_text()
+    assert '<h3 id="claim-acme-scaling-statement"><span lang="en">Acme says it scales almost linearly.</span></h3>' in page
+    assert "<span lang=\"en\">Acme&#39;s blog</span>" in page and "Niet in de data." in page
+    assert 'lang="en"' not in (tmp_path / "out/en/claims/index.html").read_text().split("<main", 1)[1]
 
 
 def test_a_claim_naming_a_missing_row_fails_with_the_registry_line_and_candidates(mini_site):

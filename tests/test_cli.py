@@ -104,3 +104,47 @@ def test_the_console_script_exits_with_its_code_and_says_everything_first(mini_s
     version = run("--version")
     assert version.returncode == 0 and version.stdout.startswith("site-builder, version ")
 
+
+
+REPORT_KEYS = ["format", "ok", "out_dir", "up_to_date", "languages", "pages", "charts", "files", "files_written",
+               "errors", "warnings", "notes", "seconds", "stages"]
+
+
+def test_build_report_for_a_build_a_no_op_build_and_a_failed_one(mini_site, tmp_path):
+    import json
+
+    out, path = tmp_path / "out", tmp_path / "reports/build.json"
+    built = CliRunner().invoke(main, ["build", "--root", str(mini_site), "--out", str(out), "--report", str(path)])
+    assert built.exit_code == 0, built.output
+    report = json.loads(path.read_text())
+    assert list(report) == REPORT_KEYS
+    assert (report["ok"], report["up_to_date"], report["languages"]) == (True, False, ["en", "nl"])
+    assert report["pages"] > 0 and report["charts"] > 0 and report["files"] > 0 and report["files_written"] > 0
+    assert [stage["stage"] for stage in report["stages"]] == [
+        "checking inputs", "reading data and building charts", "reading content", "rendering pages",
+        "writing the site"]
+    assert all(stage["seconds"] >= 0 for stage in report["stages"])
+    [placeholder] = report["warnings"]
+    assert list(placeholder) == ["path", "line", "col", "severity", "message", "hint"]
+    assert (placeholder["path"], placeholder["line"], placeholder["severity"]) == ("site.toml", 3, "warning")
+    assert not list(path.parent.glob(".*"))  # written atomically: no temporary file left
+
+    again = CliRunner().invoke(main, ["build", "--root", str(mini_site), "--out", str(out), "--report", str(path)])
+    assert again.exit_code == 0
+    no_op = json.loads(path.read_text())
+    assert list(no_op) == REPORT_KEYS
+    assert (no_op["ok"], no_op["up_to_date"], no_op["files_written"], no_op["stages"]) == (True, True, 0, [])
+    assert (no_op["pages"], no_op["warnings"]) == (report["pages"], report["warnings"])
+
+    (mini_site / "content/en/hello.md").write_text("---\ntitle: x\n---\n")
+    failed = CliRunner().invoke(main, ["build", "--root", str(mini_site), "--out", str(out), "--report", str(path)])
+    assert failed.exit_code == 1
+    broken = json.loads(path.read_text())
+    assert list(broken) == REPORT_KEYS and broken["ok"] is False and broken["pages"] is None
+    assert {"path": "content/en/hello.md", "line": 1, "col": None, "severity": "error",
+            "message": "missing front matter key 'date'", "hint": None} in broken["errors"]
+
+    inside = CliRunner().invoke(main, ["build", "--root", str(mini_site), "--out", str(out),
+                                       "--report", str(out / "report.json")])
+    assert inside.exit_code == 1 and "is inside the output folder" in inside.stderr
+    assert not (out / "report.json").exists()
