@@ -304,3 +304,20 @@ def test_the_wheel_ships_the_theme_and_the_scaffold():
     assert "templates/**/*" in data["site_builder.theme"] and "locales/**/*" in data["site_builder.theme"]
     assert data["site_builder.scaffold"] == ["**/*"]
     assert "license" not in config["project"]  # setuptools before 77 rejects the SPDX string form
+
+
+def test_the_readme_chart_example_works_as_written(tmp_path):
+    """A project chart written from the README alone: its example, unchanged, in a new project."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("**Add a chart.**"):]
+    code = section[section.index("```python\n") + len("```python\n"):section.index("\n```\n")]
+    project = tmp_path / "report"
+    assert CliRunner().invoke(main, ["new", str(project), "-l", "en", "-l", "nl"]).exit_code == 0
+    (project / "charts/results_per_accelerator.py").write_text(code + "\n", encoding="utf-8")
+    article = project / "content/nl/first-look.md"
+    article.write_text(article.read_text(encoding="utf-8") + "\n{{< chart results-per-accelerator >}}\n",
+                       encoding="utf-8")
+    result = build(project, tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert 'id="chart-results-per-accelerator"' in (tmp_path / "out/nl/articles/first-look/index.html").read_text()
+    assert (tmp_path / "out/data/results-per-accelerator.csv").is_file()
