@@ -194,7 +194,7 @@ def build_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lang:
             raise
         raise SiteError([Problem(p.message, p.path or where[0], p.line if p.path else where[1], p.col, p.hint)
                          for p in error.problems]) from None
-    except Exception as error:  # noqa: BLE001 - the stage's error boundary: never a traceback
+    except (Exception, SystemExit) as error:  # noqa: BLE001 - the stage's error boundary: never a traceback
         message = str(error).strip().splitlines()[0][:300] if str(error).strip() else ""
         line = (error_line(error, entry.file) or where[1]) if where[0] else None
         raise SiteError(Problem(f"chart '{chart_id}' ({lang.code}) could not be built: "

@@ -117,10 +117,14 @@ def load_project_charts(charts_dir: Path, root: Path | None = None) -> tuple[lis
     warnings: list[Problem] = []
     entries: list[ChartEntry] = []
     for path in sorted(charts_dir.glob("*.py")):
-        if path.name.startswith((".", "_")):
+        if path.name.startswith((".", "_")) or not path.is_file():
             continue
         shown = display_path(path, root)
-        source = path.read_bytes()
+        try:
+            source = path.read_bytes()
+        except OSError as error:
+            problems.error(f"cannot read the chart module: {error.strerror}", shown)
+            continue
         name = "site_builder_project_charts." + hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:12] \
             + "_" + re.sub(r"\W", "_", path.stem)
         try:
@@ -131,7 +135,7 @@ def load_project_charts(charts_dir: Path, root: Path | None = None) -> tuple[lis
         except SyntaxError as error:
             problems.error(f"syntax error: {error.msg}", shown, error.lineno, error.offset)
             continue
-        except Exception as error:  # noqa: BLE001 - the project's code: located, never a traceback
+        except (Exception, SystemExit) as error:  # noqa: BLE001 - the project's code: located, never a traceback
             problems.error(f"{type(error).__name__} while reading the chart module: {error}", shown,
                            error_line(error, path))
             continue
@@ -167,7 +171,7 @@ def expand(entries: Iterable[ChartEntry], inputs) -> dict[str, BoundChart]:
     for entry in entries:
         try:
             made = entry.ids(inputs)
-        except Exception as error:  # noqa: BLE001 - a project's `each` or `when`: located
+        except (Exception, SystemExit) as error:  # noqa: BLE001 - a project's `each` or `when`: located
             if entry.path is None:
                 raise
             problems.error(f"{type(error).__name__} while listing the charts: {error}", entry.path,
