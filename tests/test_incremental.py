@@ -516,7 +516,7 @@ def test_an_invalid_spec_is_still_an_error_naming_the_chart(monkeypatch):
     def broken(inputs, lang):
         chart = alt.Chart(alt.Data(values=[{"a": 1}])).mark_point().encode(
             x=alt.X("a:Q", scale=alt.Scale(type="no-such-scale")))
-        return chart_catalog.ChartDraft(chart, "t", "h", "s", "d", inputs.current.iloc[0:0], 0, 0)
+        return chart_catalog.ChartDraft(chart, "t", "h", "s", "d", inputs.current.iloc[0:0], 0, 0, ["A summary."])
 
     with pytest.raises(SiteError, match=r"chart 'broken' \(en\) could not be built: ValidationError: 'no-such-scale'"):
         chart_catalog.build_chart("broken", broken, inputs, languages[0])
