@@ -179,3 +179,15 @@ def test_rtl_skip_link_is_hidden_without_overflow_and_shows_at_the_start_on_focu
     else:
         assert shown["left"] < 40, shown
     assert page.evaluate(SIDEWAYS)[0] <= page.evaluate(SIDEWAYS)[1]
+
+
+@pytest.mark.parametrize("width", [360])
+def test_rtl_code_reads_left_to_right(rtl_site, open_page, width):
+    """The embed code, the resize script and inline code (a quality target) stay left to right in an RTL page."""
+    page = open_page(rtl_site, "ar/charts/gpu-minutes/index.html", width)
+    assert page.evaluate("['embed-code', 'resize-code'].map(id => getComputedStyle(document.getElementById(id))"
+                         ".direction)") == ["ltr", "ltr"]
+    page = open_page(rtl_site, "ar/benchmarks/deepseekv3-671b/index.html", width)
+    code = page.evaluate("[...document.querySelectorAll('code')].filter(c => c.textContent.includes('<=')).map(c => "
+                         "[getComputedStyle(c).direction, getComputedStyle(c).unicodeBidi])")
+    assert code and all(found == ["ltr", "isolate"] for found in code), code
