@@ -51,18 +51,34 @@ class Language:
     def ngettext(self, singular: str, plural: str, count: int) -> str:
         return self.translations.ngettext(singular, plural, count)
 
-    # Formats: the locale's own symbols and patterns (2.02 -> "2,02" in nl, it, vi).
+    # Formats: the locale's own symbols and patterns (2.02 -> "2,02" in nl, it, vi). Digits are Latin (Babel's
+    # default numbering system, "latn", also for Persian whose CLDR default is Extended Arabic-Indic), as in the
+    # charts' d3 locale.
     def number(self, value: float | int | None, decimals: int | None = None) -> str:
         if value is None or (isinstance(value, float) and math.isnan(value)):
             return "—"
         if decimals is None:
-            return numbers.format_decimal(value, locale=self.locale)
+            return self._cldr_signs(numbers.format_decimal(value, locale=self.locale))
         pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
-        return numbers.format_decimal(value, format=pattern, locale=self.locale, decimal_quantization=True)
+        return self._cldr_signs(numbers.format_decimal(value, format=pattern, locale=self.locale,
+                                                       decimal_quantization=True))
 
     def percent(self, value: float, decimals: int = 1) -> str:
         pattern = "#,##0" + ("." + "0" * decimals if decimals else "") + "%"
-        return numbers.format_percent(value, format=pattern, locale=self.locale, decimal_quantization=True)
+        return self._cldr_signs(numbers.format_percent(value, format=pattern, locale=self.locale,
+                                                       decimal_quantization=True))
+
+    def _symbols(self) -> dict:
+        return self.locale.number_symbols.get("latn", self.locale.number_symbols)
+
+    def _cldr_signs(self, text: str) -> str:
+        """Babel writes a pattern's minus and percent signs as plain "-" and "%"; CLDR gives some locales other
+        symbols: Arabic, Hebrew and Persian put a left-to-right mark before the minus, so that in right-to-left
+        text it stays on the left of the digits ("-5", not "5-"). The locale's symbols, as in d3_format_locale."""
+        symbols = self._symbols()
+        if text.startswith("-"):
+            text = symbols.get("minusSign", "-") + text[1:]
+        return text.replace("%", symbols.get("percentSign", "%"))
 
     def date(self, value: dt.date, form: str = "long") -> str:
         return dates.format_date(value, format=form, locale=self.locale)
@@ -72,7 +88,7 @@ class Language:
 
     def d3_format_locale(self) -> dict:
         """d3-format locale built from CLDR, so charts use the page's symbols (d3 has no vi-VN)."""
-        symbols = self.locale.number_symbols.get("latn", self.locale.number_symbols)
+        symbols = self._symbols()
         return {
             "decimal": symbols["decimal"],
             "thousands": symbols["group"],

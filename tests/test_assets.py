@@ -1,3 +1,6 @@
+import re
+from pathlib import Path
+
 from site_builder import assets
 
 
@@ -13,3 +16,40 @@ def test_vega_bundle_is_cached_and_defines_vega_embed(tmp_path, monkeypatch):
     assert len(cached) == 1 and cached[0].read_bytes() == first.content
     assert b"window.vegaEmbed=" in first.content
     assert assets.vega_bundle() == first
+
+
+# --- site.css is written in logical directions (right-to-left pages mirror as a whole) ---------------------------
+
+SITE_CSS = Path(assets.__file__).parent / "theme/templates/assets/site.css"
+PHYSICAL = re.compile(r"(?<![-\w])(?:(?:left|right)|(?:margin|padding|border|inset|scroll-margin|scroll-padding)"
+                      r"-(?:left|right)(?:-[a-z]+)?)\s*:"
+                      r"|(?<![-\w])(?:text-align|float|clear)\s*:\s*(?:left|right)\b", re.I)
+
+
+def physical_declarations(css: str) -> list[str]:
+    """Declarations that name a physical side (left/right) of the page, on a line with no comment saying why.
+    Comments are blanked before searching (keeping lines), so prose about "left and right" is not a finding."""
+    blanked = re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), css, flags=re.S)
+    lines, found = css.splitlines(), []
+    for number, line in enumerate(blanked.splitlines()):
+        for match in PHYSICAL.finditer(line):
+            if "/*" not in lines[number]:
+                found.append(f"line {number + 1}: {lines[number].strip()}")
+    return found
+
+
+def test_rtl_site_css_uses_logical_sides_only():
+    assert physical_declarations(SITE_CSS.read_text(encoding="utf-8")) == []
+
+
+def test_rtl_physical_declaration_check_finds_them():
+    css = """.skip { position: absolute; left: -999px; }
+/* a comment about left: and right: */
+.a { margin-left: 1rem; padding-right: 0; border-left: 4px solid; text-align: right; float: left; }
+.b { border-right-width: 1px; inset-left: 0; }
+.c { right: 0; }  /* justified: the overlay covers the whole width */
+.d { margin-inline-start: 1rem; text-align: end; inset-inline-start: 0; border-inline-start: 1px solid; }
+.e { background: linear-gradient(to right, red, blue) left center; }"""
+    found = physical_declarations(css)
+    assert [f.split(":")[0] for f in found] == ["line 1", "line 3", "line 3", "line 3", "line 3", "line 3",
+                                               "line 4", "line 4"]

@@ -147,3 +147,20 @@ def test_unknown_locale_is_a_problem_not_an_exception(tmp_path):
     lang, problems = load_language("zz-QQ", tmp_path)
     assert lang.gettext("Benchmarks") == "Benchmarks"
     assert problems[0].severity == "error" and "is not a locale Babel knows" in problems[0].message
+
+
+@pytest.mark.parametrize("code", ["ar", "he", "fa", "en", "nl"])
+def test_rtl_numbers_use_the_same_cldr_symbols_as_the_charts(tmp_path, code):
+    """Pages (Babel) and charts (the d3 locale) write a number alike: Latin digits (Babel's default numbering
+    system, also for Persian), and CLDR's minus and percent signs, which for ar, he and fa carry a
+    left-to-right mark that keeps the minus on the left of the digits in right-to-left text."""
+    lang, _ = load_language(code, tmp_path)
+    d3 = lang.d3_format_locale()
+    negative, share = lang.number(-1234.5, 1), lang.percent(-0.125)
+    assert negative == d3["minus"] + f"1{d3['thousands']}234{d3['decimal']}5"
+    assert share.startswith(d3["minus"]) and d3["percent"] in share
+    assert re.fullmatch(r"[0-9.,%\u200e\u2212-]+", negative + share)  # Latin digits only
+    if code in {"ar", "he", "fa"}:
+        assert d3["minus"].startswith("\u200e")
+    else:
+        assert (negative, d3["minus"], d3["percent"]) == ({"en": "-1,234.5", "nl": "-1.234,5"}[code], "-", "%")
