@@ -25,7 +25,10 @@ def results_by_submitter(inputs, lang):
         tooltip=[alt.Tooltip("submitter:N", title=_("Submitter")), alt.Tooltip("results:Q", title=_("Results"))],
     ).properties(width="container", height=alt.Step(24))
     top = rows.iloc[0]
-    summary = [_("%(count)s submitters entered results in %(round)s; %(top)s entered the most, %(most)s.") % {
+    # ngettext picks the plural form the language needs for the count (one, few, many, ...).
+    summary = [lang.ngettext("%(count)s submitter entered results in %(round)s; %(top)s entered the most, %(most)s.",
+                             "%(count)s submitters entered results in %(round)s; %(top)s entered the most, %(most)s.",
+                             len(rows)) % {
         "count": lang.number(len(rows)), "round": inputs.round, "top": top["submitter"],
         "most": lang.number(int(top["results"]))}]
     return ChartDraft(
