@@ -112,11 +112,14 @@ def build(root: Path, out: Path | None, base_url: str | None, strict: bool, jobs
         _write_report(report_path, report)
     for warning in [*report.notes, *report.warnings]:
         click.echo(str(warning), err=True)
-    click.echo(f"built {report.out_dir}: {len(report.languages)} languages ({', '.join(report.languages)}), "
-               f"{report.pages} pages, {report.charts} charts, "
-               f"{sum(w.severity == 'warning' for w in report.warnings)} warnings, "
-               f"{len(report.notes) + sum(w.severity == 'note' for w in report.warnings)} notes, "
-               f"{report.files} files ({report.written} written) in {report.seconds:.2f} s", err=True)
+    def counted(count: int, noun: str) -> str:
+        return f"{count} {noun}{'' if count == 1 else 's'}"
+
+    click.echo(f"built {report.out_dir}: {counted(len(report.languages), 'language')} "
+               f"({', '.join(report.languages)}), {counted(report.pages, 'page')}, {counted(report.charts, 'chart')}, "
+               f"{counted(sum(w.severity == 'warning' for w in report.warnings), 'warning')}, "
+               f"{counted(len(report.notes) + sum(w.severity == 'note' for w in report.warnings), 'note')}, "
+               f"{counted(report.files, 'file')} ({report.written} written) in {report.seconds:.2f} s", err=True)
 
 
 def _inside(path: Path, folder: Path) -> bool:

@@ -8,6 +8,7 @@ the excerpt has (`data/rounds/`), and a language without a starter text gets the
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import os
 import shutil
@@ -63,7 +64,9 @@ def new_project(dest: Path, languages: list[str], round_name: str | None = None)
     problems.raise_if_any()
 
     label = _round_label(round_name)
+    benchmark = _starter_benchmark()
     values = {"label": label, "round": round_name, "date": dt.date.today().isoformat(),
+              "benchmark": benchmark["id"], "benchmark_name": benchmark["name"],
               "languages": ", ".join(Locale.parse(c.replace("-", "_")).get_display_name("en") for c in languages)}
     titles = tomllib.loads((HERE / "titles.toml").read_text(encoding="utf-8"))
     staging = dest.with_name(f".{dest.name}.new-{os.getpid()}")
@@ -128,6 +131,12 @@ def new_article(root: Path, title: str, languages: list[str], content_dir: Path,
 def _round_label(round_name: str) -> str:
     path = HERE / "data" / "rounds" / round_name / "round.toml"
     return str(tomllib.loads(path.read_text(encoding="utf-8")).get("label", round_name))
+
+
+def _starter_benchmark() -> dict[str, str]:
+    """The benchmark of the starter results (the articles cite its fastest result)."""
+    with (HERE / "data" / "benchmarks.csv").open(newline="", encoding="utf-8") as handle:
+        return next(csv.DictReader(handle))
 
 
 def _site_toml(languages: list[str], round_name: str, titles: dict, values: dict) -> str:
