@@ -192,6 +192,8 @@ def test_the_chart_command_exports_a_project_chart(chart_site, tmp_path):
      "charts/accelerators.py:7: error: chart 'results-per-accelerator' (en, nl) returned NoneType, not a ChartDraft"),
     (('@chart("results-per-accelerator")', '@chart("participation")'),
      "charts/accelerators.py:7: error: chart id 'participation' is already taken by a chart of site-builder"),
+    (('@chart("best-{item}",', '@chart(lambda benchmark: "Best " + benchmark,'),
+     "charts/accelerators.py:28: error: chart id 'Best deepseekv3_671b' is not lower-case words joined by '-'"),
     (('@chart("results-per-accelerator")', '@chart("Results Per Accelerator")'),
      "charts/accelerators.py:7: error: chart id 'Results Per Accelerator' is not lower-case words joined by '-'"),
 ])
@@ -281,6 +283,9 @@ def test_new_article_scaffolds_a_draft_in_every_language(tmp_path):
     assert not (tmp_path / "out/en/articles/scaling-a-second-look").exists()
     again = CliRunner().invoke(main, ["new", "article", "Scaling: a second look", "--root", str(project)])
     assert again.exit_code == 1 and "exists already; refusing to overwrite it" in again.stderr
+    away = CliRunner().invoke(main, ["new", "article", "Elsewhere", "--key", "../../evil", "--root", str(project)])
+    assert away.exit_code == 1 and "the key '../../evil' may hold only letters, digits" in away.stderr
+    assert not list(tmp_path.rglob("evil.md"))
 
 
 def test_the_starter_data_is_an_unchanged_excerpt_of_the_report_data():

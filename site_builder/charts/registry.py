@@ -145,10 +145,6 @@ def load_project_charts(charts_dir: Path, root: Path | None = None) -> tuple[lis
             warnings.append(Problem("declares no chart", shown, hint="decorate a function with "
                                     "@chart(\"my-chart\") (from site_builder.charts import chart)",
                                     severity="warning"))
-        for entry in found:
-            if isinstance(entry.chart_id, str) and not CHART_ID.match(entry.chart_id.replace("{item}", "x")):
-                problems.error(f"chart id {entry.chart_id!r} is not lower-case words joined by '-'", shown,
-                               entry.line, hint="the id is part of the chart's URL, e.g. 'gpu-count'")
         entries += found
     problems.raise_if_any()
     return entries, warnings
@@ -178,6 +174,10 @@ def expand(entries: Iterable[ChartEntry], inputs) -> dict[str, BoundChart]:
                            error_line(error, entry.file) or entry.line)
             continue
         for chart_id, item in made:
+            if entry.path is not None and not (isinstance(chart_id, str) and CHART_ID.match(chart_id)):
+                problems.error(f"chart id {chart_id!r} is not lower-case words joined by '-'", entry.path,
+                               entry.line, hint="the id is part of the chart's URL, e.g. 'gpu-count'")
+                continue
             if chart_id in charts:
                 problems.error(f"chart id '{chart_id}' is already taken"
                                + (f" by {charts[chart_id].entry.path}" if charts[chart_id].entry.path else

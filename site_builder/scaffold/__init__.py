@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import os
+import re
 import shutil
 import string
 import tomllib
@@ -113,6 +114,8 @@ def new_article(root: Path, title: str, languages: list[str], content_dir: Path,
         problems.error("the article needs a title")
     if not key:
         problems.error(f"the title {title!r} has no letters or digits to make a key from", hint="pass --key")
+    elif not re.fullmatch(r"[\w-]+", key):  # the key names the files: no path of its own
+        problems.error(f"the key {key!r} may hold only letters, digits, '-' and '_'", hint="e.g. --key scaling-2")
     problems.raise_if_any()
     paths = [content_dir / code / f"{key}.md" for code in languages]
     for path in paths:
