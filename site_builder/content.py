@@ -365,9 +365,11 @@ def load_articles(content_dir: Path, languages: tuple[str, ...], root: Path | No
     steps: list[tuple[str, object]] = []  # ("language", code), ("problem", Problem) or ("load", (path, code))
     for lang in languages:
         folder = content_dir / lang
-        if not folder.is_dir():
-            steps.append(("problem", Problem(f"missing content folder for language '{lang}'",
-                                             display_path(folder, root))))
+        if not folder.is_dir():  # a language added before its articles: the lists show the others' (--strict: error)
+            steps.append(("problem", Problem(f"no content folder for language '{lang}': its pages list the other "
+                                             "languages' articles", display_path(folder, root),
+                                             hint=f"write its articles in {display_path(folder, root)}/",
+                                             severity="warning")))
             continue
         try:
             entries = sorted(folder.iterdir())

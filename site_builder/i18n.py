@@ -35,6 +35,12 @@ class Language:
     code: str
     locale: Locale
     translations: NullTranslations
+    translated: frozenset[str] | None = None
+    """The msgids its catalogs translate; None for the language msgids are written in (nothing falls back)."""
+
+    def falls_back(self, message: str) -> bool:
+        """True when `message` is shown in English because no catalog of the language translates it."""
+        return self.translated is not None and message not in self.translated
 
     @property
     def native_name(self) -> str:
@@ -152,7 +158,7 @@ def load_language(code: str, locale_dirs: Path | Sequence[Path], root: Path | No
     if not catalogs:
         home = own if own is not None else folders[0] if folders else None
         shown = display_path(catalog_path(home, code), root) if home is not None else None
-        return Language(code, locale, NullTranslations()), [Problem(
+        return Language(code, locale, NullTranslations(), _translated_ids(code, [])), [Problem(
             f"no catalog for language '{code}': interface strings fall back to English", shown,
             hint=f"create one with: site-builder update --language {code}", severity="warning")]
     translations: NullTranslations | None = None
@@ -174,7 +180,20 @@ def load_language(code: str, locale_dirs: Path | Sequence[Path], root: Path | No
             f"{'are' if len(gaps) != 1 else 'is'} not translated ({detail}): English is shown for "
             f"{'them' if len(gaps) != 1 else 'it'}", display_path(catalogs[0][0], root),
             hint=f"list them with: site-builder check --catalogs --language {code}", severity="warning"))
-    return Language(code, locale, translations), warnings
+    return Language(code, locale, translations, _translated_ids(code, [c for _, c in catalogs])), warnings
+
+
+def _translated_ids(code: str, catalogs: list[Catalog]) -> frozenset[str] | None:
+    """The msgids some catalog translates wholly (not fuzzy, every plural form); None in the source language."""
+    if code.split("-")[0].split("_")[0] == SOURCE_LANGUAGE:
+        return None
+    found = set()
+    for catalog in catalogs:
+        for message in catalog:
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            if message.id and not message.fuzzy and all(strings):
+                found.add(_message_id(message))
+    return frozenset(found)
 
 
 @dataclass(frozen=True)

@@ -567,7 +567,9 @@ def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
         if found is None:
             return None
         shown, written_in = found
-        return shown if written_in == code else Markup(f'<span lang="{escape(written_in)}">{escape(shown)}</span>')
+        # dir="auto": another language's text keeps its own direction (an English claim in an Arabic page).
+        return shown if written_in == code else Markup(
+            f'<span lang="{escape(written_in)}" dir="auto">{escape(shown)}</span>')
 
     items = [{
         "id": v.id, "anchor": v.anchor, "statement": text(v, v.statement), "source": v.source,

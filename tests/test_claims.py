@@ -140,8 +140,8 @@ def test_a_missing_language_shows_the_default_text_marked_with_one_warning_per_f
     report = build_site(mini_site, tmp_path / "out")
     assert sum("claims have no 'nl' text" in w.message for w in report.warnings) == 1
     page = (tmp_path / "out/nl/claims/index.html").read_text()
-    assert '<h3 id="claim-acme-scaling-statement"><span lang="en">Acme says it scales almost linearly.</span></h3>' in page
-    assert "<span lang=\"en\">Acme&#39;s blog</span>" in page and "Niet in de data." in page
+    assert '<h3 id="claim-acme-scaling-statement"><span lang="en" dir="auto">Acme says it scales almost linearly.</span></h3>' in page
+    assert "<span lang=\"en\" dir=\"auto\">Acme&#39;s blog</span>" in page and "Niet in de data." in page
     assert 'lang="en"' not in (tmp_path / "out/en/claims/index.html").read_text().split("<main", 1)[1]
 
 

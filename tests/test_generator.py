@@ -330,3 +330,17 @@ def test_the_readme_chart_example_works_as_written(tmp_path):
     assert result.exit_code == 0, result.output
     assert 'id="chart-results-per-accelerator"' in (tmp_path / "out/nl/articles/first-look/index.html").read_text()
     assert (tmp_path / "out/data/results-per-accelerator.csv").is_file()
+
+
+def test_english_fallbacks_are_isolated_in_a_right_to_left_page_only(tmp_path):
+    """An interface string shown in English on an Arabic page reads left to right with its punctuation at its
+    end (a Unicode isolate around it); translated strings, and pages of left-to-right languages, are as they were."""
+    project = tmp_path / "report"
+    assert CliRunner().invoke(main, ["new", str(project), "-l", "en", "-l", "nl", "-l", "ar"]).exit_code == 0
+    assert build(project, tmp_path / "out").exit_code == 0
+    arabic = (tmp_path / "out/ar/index.html").read_text()
+    assert "\u2068Benchmarks\u2069" in arabic  # no Arabic catalog for the theme: English, isolated
+    assert "\u2068" not in (tmp_path / "out/nl/index.html").read_text()
+    assert "\u2068" not in (tmp_path / "out/en/index.html").read_text()
+    chart = (tmp_path / "out/ar/charts/results-by-submitter/index.html").read_text()
+    assert "\u2068النتائج حسب" not in chart and "النتائج حسب الجهة المقدِّمة" in chart  # translated: untouched

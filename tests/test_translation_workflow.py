@@ -90,8 +90,8 @@ def test_a_new_language_builds_with_a_few_summarizing_warnings(mini_site, tmp_pa
         assert "interface strings of language 'de' are not translated" in about_catalog[0]
     assert about_claims == ["data/rounds/v6.0/claims.yaml: warning: 2 claims have no 'de' text; the en text is shown"]
     page = (tmp_path / "out/de/claims/index.html").read_text()
-    assert '<span lang="en">Acme says it trained in 6.25 minutes.</span>' in page
-    assert '<span lang="en">Acme&#39;s blog</span>' in page
+    assert '<span lang="en" dir="auto">Acme says it trained in 6.25 minutes.</span>' in page
+    assert '<span lang="en" dir="auto">Acme&#39;s blog</span>' in page
     assert "Benchmarks" in (tmp_path / "out/de/index.html").read_text()  # the interface in English
     # --strict: the catalog and every missing claim text are errors
     strict, strict_lines = _build(site, tmp_path / "strict", "--strict")
