@@ -344,3 +344,15 @@ def test_english_fallbacks_are_isolated_in_a_right_to_left_page_only(tmp_path):
     assert "\u2068" not in (tmp_path / "out/en/index.html").read_text()
     chart = (tmp_path / "out/ar/charts/results-by-submitter/index.html").read_text()
     assert "\u2068النتائج حسب" not in chart and "النتائج حسب الجهة المقدِّمة" in chart  # translated: untouched
+
+
+def test_a_language_without_a_content_folder_builds_with_a_warning_and_fails_with_strict(plain_site, tmp_path):
+    config = plain_site / "site.toml"
+    config.write_text(config.read_text().replace('["en", "nl"]', '["en", "nl", "de"]').replace(
+        'nl = "Mini-rapport"', 'nl = "Mini-rapport"\nde = "Mini-Bericht"'))
+    result = build(plain_site, tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "content/de: warning: no content folder for language 'de'" in result.stderr
+    assert (tmp_path / "out/de/articles/index.html").read_text().count('<li lang="en"') >= 1
+    strict = build(plain_site, tmp_path / "strict", "--strict")
+    assert strict.exit_code == 1 and "content/de: error: no content folder for language 'de'" in strict.stderr
