@@ -2,8 +2,8 @@
 
     python benchmarks/synthetic.py OUT [--articles N | --small] [--languages en,nl,it] [--seed 6]
 
-OUT/ours     a site-builder project: the shipped site.toml (restricted to the chosen languages), data/,
-             templates/ and locales/, plus N articles per language in content/<lang>/
+OUT/ours     a site-builder project: the shipped site.toml (restricted to the chosen languages) and data/
+             (templates/ and locales/ when the project has its own), plus N articles per language in content/<lang>/
 OUT/hugo     the same articles for Hugo: hugo.toml with [languages.<code>] contentDir, translationKey in
              the front matter, three layouts (baseof, single, list)
 OUT/pelican  the same articles for Pelican: pelicanconf.py, content/<lang>/ with Pelican's `Lang` and a
