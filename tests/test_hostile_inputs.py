@@ -281,6 +281,23 @@ def test_po_translation_adding_a_placeholder_is_an_error(mini_site, own_locales,
                               "which the source string does not have") for entry in lines), lines
 
 
+def test_po_translation_with_markup_is_an_error_at_its_line(mini_site, own_locales, tmp_path):
+    edit(own_locales, 'msgstr "Grafieken"', 'msgstr "<img src=x onerror=alert(1)>Grafieken"')
+    line = _line_of(own_locales, 'msgid "Charts"')
+    lines = fails(mini_site, tmp_path / "out")
+    assert (f"locales/nl/LC_MESSAGES/messages.po:{line}: error: message 'Charts': the translation holds markup "
+            "'<img', which the source string does not have") in lines
+
+
+def test_po_translations_are_text_in_pages(mini_site, own_locales, tmp_path):
+    """A "<" or "&" that is not markup passes the catalog check and is escaped in every page."""
+    edit(own_locales, 'msgstr "Grafieken"', 'msgstr "Grafieken <3 & meer"')
+    assert build(mini_site, tmp_path / "out").exit_code == 0
+    pages = [p.read_text(encoding="utf-8") for p in (tmp_path / "out/nl").rglob("*.html")]
+    assert any("Grafieken &lt;3 &amp; meer" in page for page in pages)
+    assert not any("Grafieken <3" in page for page in pages)
+
+
 # Templates ----------------------------------------------------------------------------------------
 
 @pytest.fixture
