@@ -298,6 +298,45 @@ def test_po_translations_are_text_in_pages(mini_site, own_locales, tmp_path):
     assert not any("Grafieken <3" in page for page in pages)
 
 
+# CSV downloads ------------------------------------------------------------------------------------
+
+def test_csv_downloads_neutralize_formulas_in_text_cells_only(mini_site, tmp_path):
+    """A submitter or system name that a spreadsheet would run as a formula is written with a leading single
+    quote, in a quoted cell (OWASP); numbers, negative ones too, stay numbers."""
+    import csv
+
+    results = mini_site / V60
+    edit(results, "Acme,a512,a512", '"=HYPERLINK(""http://x"",""y"")",a512,a512')
+    edit(results, "Beta,b16,b16", "@SUM(1),b16,b16")
+    assert build(mini_site, tmp_path / "out").exit_code == 0
+    cells, raw = set(), ""
+    for path in (tmp_path / "out/data").glob("*.csv"):
+        raw += path.read_text(encoding="utf-8")
+        with path.open(newline="", encoding="utf-8") as handle:
+            cells |= {cell for row in csv.reader(handle) for cell in row}
+    assert '\'=HYPERLINK("http://x","y")' in cells and "'@SUM(1)" in cells
+    assert not any(cell.startswith(("=", "+", "@", "\t", "\r")) for cell in cells)
+    assert '"\'=HYPERLINK(""http://x""' in raw  # the neutralized cell is quoted
+    assert not any(cell.startswith("-") and not _is_number(cell) for cell in cells)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def test_csv_download_keeps_negative_numbers_numbers():
+    import pandas as pd
+
+    from site_builder.csv_out import frame_csv
+
+    frame = pd.DataFrame({"system": ["-x", "+1", "ok"], "change": [-1.5, 2.0, -3.0]})
+    assert frame_csv(frame) == 'system,change\n"\'-x",-1.5\n"\'+1",2.0\nok,-3.0\n'
+
+
 # Templates ----------------------------------------------------------------------------------------
 
 @pytest.fixture
