@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import difflib
-import io
 import json
 import os
 import shutil
@@ -19,6 +18,7 @@ from site_builder import (
     cache,
     claims,
     content,
+    csv_out,
     figures,
     i18n,
     images,
@@ -391,13 +391,12 @@ def _add_chart_files(reuse: _Reuse, charts: list[chart_catalog.Chart], aliases: 
         old_ids.setdefault(new, []).append(old)
     for chart in charts:
         spec = json.dumps(chart.spec, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
-        buffer = io.StringIO()
-        chart.rows.to_csv(buffer, index=False, lineterminator="\n")
+        rows_csv = csv_out.frame_csv(chart.rows)
         for chart_id in [chart.id, *old_ids.get(chart.id, [])]:
             reuse.files.add(f"charts/{chart.lang}/{chart_id}.vl.json", spec)
             reuse.render(f"charts/{chart.lang}/{chart_id}.svg", ("svg", chart.spec), renderings)
             reuse.render(f"charts/{chart.lang}/{chart_id}.png", ("png", chart.spec), renderings)
             csv_path = f"data/{chart_id}.csv"
             if csv_path not in reuse.files:
-                reuse.files.add(csv_path, buffer.getvalue())
+                reuse.files.add(csv_path, rows_csv)
     reuse.add_renderings(renderings, jobs)

@@ -291,7 +291,7 @@ def read_catalog(path: Path, shown: str, locale: Locale) -> tuple[Catalog | None
         for error in found:
             errors.append(Problem(f"message {_message_id(message)!r}: {error}", shown, message.lineno))
     for message in catalog:
-        error = None if message.lineno in checked else _format_error(message)
+        error = _markup_error(message) or (None if message.lineno in checked else _format_error(message))
         if error:
             errors.append(Problem(f"message {_message_id(message)!r}: {error}", shown, message.lineno))
     return catalog, errors
@@ -299,6 +299,25 @@ def read_catalog(path: Path, shown: str, locale: Locale) -> tuple[Catalog | None
 
 def _message_id(message: Message) -> str:
     return message.id[0] if isinstance(message.id, tuple) else message.id
+
+
+# An HTML tag, comment or declaration (`<img`, `</b`, `<!--`); a lone "<" as in "a < b" is text.
+_TAG = re.compile(r"<(/?[A-Za-z][\w:-]*|!)")
+
+
+def _markup_error(message: Message) -> str | None:
+    """Interface strings are text (escaped in pages), so markup in a translation is a mistake or an attack:
+    an error, unless the source string has the same tag (it is then shown as text in every language)."""
+    if not message.id:  # the header (its Last-Translator is "NAME <EMAIL>")
+        return None
+    ids = message.id if isinstance(message.id, tuple) else (message.id,)
+    strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    allowed = {tag.lower() for source in ids if source for tag in _TAG.findall(source)}
+    for string in strings:
+        for tag in _TAG.findall(string or ""):
+            if tag.lower() not in allowed:
+                return f"the translation holds markup '<{tag}', which the source string does not have"
+    return None
 
 
 def _format_error(message: Message) -> str | None:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import jinja2
+from markupsafe import escape
 
 from site_builder.errors import Problem, SiteError
 from site_builder.i18n import Language
@@ -78,9 +79,10 @@ def environment(template_dirs: Sequence[Path], lang: Language, globals_: dict, f
         keep_trailing_newline=True,
     )
     if lang.direction == "rtl" and lang.translated is not None:
-        env.install_gettext_callables(*isolated_fallbacks(lang), newstyle=True)
+        gettext, ngettext = isolated_fallbacks(lang)
     else:
-        env.install_gettext_translations(lang.translations, newstyle=True)
+        gettext, ngettext = lang.translations.gettext, lang.translations.ngettext
+    env.install_gettext_callables(*escaped_callables(gettext, ngettext), newstyle=True)
     env.globals.update(globals_, url=_url, served=served_path, lang=lang)
     env.filters.update(
         number=lambda value, decimals=None: lang.number(value, decimals),
@@ -109,6 +111,23 @@ def isolated_fallbacks(lang: Language):
         return f"{ISOLATE}{text}{POP}" if lang.falls_back(singular) else text
 
     return gettext, ngettext
+
+
+def escaped_callables(gettext, ngettext):
+    """gettext and ngettext whose strings are text: Jinja's newstyle gettext marks a catalog string as safe
+    markup when autoescaping, so a translation could put elements into every page; escaped here instead
+    (only in autoescaped templates: robots.txt takes plain text)."""
+    @jinja2.pass_eval_context
+    def escaped_gettext(eval_ctx, message: str) -> str:
+        text = gettext(message)
+        return escape(text) if eval_ctx.autoescape else text
+
+    @jinja2.pass_eval_context
+    def escaped_ngettext(eval_ctx, singular: str, plural: str, count: int) -> str:
+        text = ngettext(singular, plural, count)
+        return escape(text) if eval_ctx.autoescape else text
+
+    return escaped_gettext, escaped_ngettext
 
 
 def template_location(exc: BaseException, template_dirs: Sequence[Path] = ()) -> tuple[str | None, int | None]:

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import errno
 import http.server
+import ipaddress
 import json
 import queue
 import shutil
+import socket
+import sys
 import tempfile
 import threading
 import urllib.parse
@@ -29,6 +32,7 @@ EVENTS = PREFIX + "events"  # Server-Sent Events: one "status" event now and aft
 STATUS = PREFIX + "status"  # the same status as JSON, for a single look
 SCRIPT = PREFIX + "livereload.js"
 KEEP_ALIVE_SECONDS = 15
+MAX_SEGMENT_BYTES = 255  # a file name's limit: a longer path segment cannot name a file of the site
 
 NO_SITE_YET = (b"<!doctype html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>site-builder serve</title>"
                b"</head>\n<body>\n<h1>No site yet</h1>\n<p>The first build failed; the terminal lists every problem. "
@@ -119,7 +123,24 @@ def make_handler(live: LiveSite, empty_dir: Path) -> type[http.server.SimpleHTTP
             self._respond(with_body=False)
 
         def _respond(self, with_body: bool) -> None:
+            if not self.server.host_allowed(self.headers.get("Host")):
+                # DNS rebinding: a page of another site whose name now points here would read the preview.
+                return self._send(421, "text/plain; charset=utf-8",
+                                  b"Misdirected request: this preview answers only to the address it listens on.\n",
+                                  with_body)
             path = urllib.parse.urlsplit(self.path).path
+            if any(len(segment.encode()) > MAX_SEGMENT_BYTES
+                   for segment in urllib.parse.unquote(path).split("/")):
+                return self._send(414, "text/plain; charset=utf-8", b"URI too long: a path segment is over "
+                                  b"255 bytes.\n", with_body)
+            try:
+                self._respond_with_file(path, with_body)
+            except OSError as error:
+                if isinstance(error, ConnectionError):  # the client went away: handle_error logs it
+                    raise
+                self._send(404, "text/plain; charset=utf-8", b"Not found.\n", with_body)
+
+        def _respond_with_file(self, path: str, with_body: bool) -> None:
             if path == EVENTS:
                 return self._events()
             if path == STATUS:
@@ -212,15 +233,60 @@ class Watcher:
         self.thread.join(timeout=10)
 
 
-def open_server(host: str, port: int, live: LiveSite, empty_dir: Path) -> http.server.ThreadingHTTPServer:
+class Server(http.server.ThreadingHTTPServer):
+    """The preview's HTTP server: answers only requests addressed to it, logs a client gone early in one line."""
+
+    daemon_threads = True  # open event streams must not keep the process alive on exit
+
+    def __init__(self, address: tuple[str, int], handler, log: Callable[[str], None]) -> None:
+        self.log = log
+        names = {"localhost", "127.0.0.1", "::1", address[0].lower()}
+        if address[0] in ("", "0.0.0.0", "::"):  # reached from other devices by this machine's name too
+            names |= {socket.gethostname().lower(), socket.getfqdn().lower()}
+        self.names = names
+        if ":" in address[0]:
+            self.address_family = socket.AF_INET6
+        super().__init__(address, handler)
+
+    def host_allowed(self, host: str | None) -> bool:
+        """True for a Host header naming this server: a loopback name or the bound address, with its port.
+        Bound to all addresses (0.0.0.0, ::), any IP address is accepted too, and this machine's name: those
+        are how other devices reach it, and rebinding needs a DNS name. No header (HTTP/1.0): accepted."""
+        if host is None:
+            return True
+        name, _, port = host.strip().lower().rpartition(":")
+        if not name or "]" in port:  # no port given (only right for port 80)
+            name, port = host.strip().lower(), "80"
+        if port != str(self.server_port):
+            return False
+        name = name[1:-1] if name.startswith("[") and name.endswith("]") else name
+        if name in self.names or name == self.server_address[0].lower():
+            return True
+        if self.server_address[0] in ("", "0.0.0.0", "::"):
+            try:
+                ipaddress.ip_address(name)
+                return True
+            except ValueError:
+                return False
+        return False
+
+    def handle_error(self, request, client_address) -> None:
+        error = sys.exc_info()[1]
+        if isinstance(error, ConnectionError):  # a closed tab, a cancelled download: not a traceback
+            self.log(f"note: {client_address[0]} closed the connection early ({type(error).__name__})")
+            return
+        super().handle_error(request, client_address)
+
+
+def open_server(host: str, port: int, live: LiveSite, empty_dir: Path,
+                log: Callable[[str], None] = print) -> Server:
     try:
-        server = http.server.ThreadingHTTPServer((host, port), make_handler(live, empty_dir))
+        server = Server((host, port), make_handler(live, empty_dir), log)
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
             raise SiteError(Problem(f"port {port} on {host} is already in use",
                                     hint="choose another with --port, or --port 0 for any free port")) from None
         raise SiteError(Problem(f"cannot listen on {host}:{port}: {error.strerror or error}")) from None
-    server.daemon_threads = True  # open event streams must not keep the process alive on exit
     return server
 
 
@@ -237,7 +303,7 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, *, log: Callabl
     batches: queue.Queue = queue.Queue()
     server = serving = config_watch = folders_watch = None
     try:
-        server = open_server(host, port, live, empty)
+        server = open_server(host, port, live, empty, log)
         # The preview's absolute links (canonical, sitemap, the 404 page's <base>) point at this server.
         url = f"http://{_url_host(host)}:{server.server_port}/"
         # Watching starts before the first build, so that no save is missed.

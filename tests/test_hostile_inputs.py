@@ -281,6 +281,62 @@ def test_po_translation_adding_a_placeholder_is_an_error(mini_site, own_locales,
                               "which the source string does not have") for entry in lines), lines
 
 
+def test_po_translation_with_markup_is_an_error_at_its_line(mini_site, own_locales, tmp_path):
+    edit(own_locales, 'msgstr "Grafieken"', 'msgstr "<img src=x onerror=alert(1)>Grafieken"')
+    line = _line_of(own_locales, 'msgid "Charts"')
+    lines = fails(mini_site, tmp_path / "out")
+    assert (f"locales/nl/LC_MESSAGES/messages.po:{line}: error: message 'Charts': the translation holds markup "
+            "'<img', which the source string does not have") in lines
+
+
+def test_po_translations_are_text_in_pages(mini_site, own_locales, tmp_path):
+    """A "<" or "&" that is not markup passes the catalog check and is escaped in every page."""
+    edit(own_locales, 'msgstr "Grafieken"', 'msgstr "Grafieken <3 & meer"')
+    assert build(mini_site, tmp_path / "out").exit_code == 0
+    pages = [p.read_text(encoding="utf-8") for p in (tmp_path / "out/nl").rglob("*.html")]
+    assert any("Grafieken &lt;3 &amp; meer" in page for page in pages)
+    assert not any("Grafieken <3" in page for page in pages)
+
+
+# CSV downloads ------------------------------------------------------------------------------------
+
+def test_csv_downloads_neutralize_formulas_in_text_cells_only(mini_site, tmp_path):
+    """A submitter or system name that a spreadsheet would run as a formula is written with a leading single
+    quote, in a quoted cell (OWASP); numbers, negative ones too, stay numbers."""
+    import csv
+
+    results = mini_site / V60
+    edit(results, "Acme,a512,a512", '"=HYPERLINK(""http://x"",""y"")",a512,a512')
+    edit(results, "Beta,b16,b16", "@SUM(1),b16,b16")
+    assert build(mini_site, tmp_path / "out").exit_code == 0
+    cells, raw = set(), ""
+    for path in (tmp_path / "out/data").glob("*.csv"):
+        raw += path.read_text(encoding="utf-8")
+        with path.open(newline="", encoding="utf-8") as handle:
+            cells |= {cell for row in csv.reader(handle) for cell in row}
+    assert '\'=HYPERLINK("http://x","y")' in cells and "'@SUM(1)" in cells
+    assert not any(cell.startswith(("=", "+", "@", "\t", "\r")) for cell in cells)
+    assert '"\'=HYPERLINK(""http://x""' in raw  # the neutralized cell is quoted
+    assert not any(cell.startswith("-") and not _is_number(cell) for cell in cells)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def test_csv_download_keeps_negative_numbers_numbers():
+    import pandas as pd
+
+    from site_builder.csv_out import frame_csv
+
+    frame = pd.DataFrame({"system": ["-x", "+1", "ok"], "change": [-1.5, 2.0, -3.0]})
+    assert frame_csv(frame) == 'system,change\n"\'-x",-1.5\n"\'+1",2.0\nok,-3.0\n'
+
+
 # Templates ----------------------------------------------------------------------------------------
 
 @pytest.fixture

@@ -164,3 +164,41 @@ def test_rtl_numbers_use_the_same_cldr_symbols_as_the_charts(tmp_path, code):
         assert d3["minus"].startswith("\u200e")
     else:
         assert (negative, d3["minus"], d3["percent"]) == ({"en": "-1,234.5", "nl": "-1.234,5"}[code], "-", "%")
+
+
+def test_markup_in_a_translation_is_an_error_unless_the_source_has_it(tmp_path):
+    _lang, problems = _write_catalog(tmp_path, (
+        'msgid "Charts"\nmsgstr "<img src=x onerror=alert(1)>Grafieken"\n\n'
+        'msgid "Systems"\nmsgstr "Systemen</title><!--"\n\n'
+        'msgid "Fast <b>runs</b>"\nmsgstr "Snelle <b>runs</b>"\n\n'
+        'msgid "Results"\nmsgstr "Resultaten < 5 & meer"\n'))
+    assert [(p.line, p.message) for p in problems] == [
+        (6, "message 'Charts': the translation holds markup '<img', which the source string does not have"),
+        (9, "message 'Systems': the translation holds markup '</title', which the source string does not have"),
+    ]
+
+
+@pytest.mark.parametrize("code", ["nl", "ar"])  # ar: the right-to-left page's isolated fallbacks
+def test_interface_strings_are_escaped_in_pages(tmp_path, code):
+    """A catalog string is text: Jinja's newstyle gettext would mark it safe markup."""
+    from babel import Locale
+    from babel.support import NullTranslations
+
+    from site_builder.i18n import Language
+    from site_builder.render import environment
+
+    class Hostile(NullTranslations):  # as a catalog that escaped the load-time check would translate
+        def gettext(self, message):
+            return "<i>G</i> & co" if message == "Charts" else message
+
+        def ngettext(self, singular, plural, count):
+            return "<b>%(num)s</b>"
+
+    lang = Language(code, Locale.parse(code), Hostile(), frozenset({"Charts", "%(num)s result"}))
+    env = environment([tmp_path], lang, {})
+    html = env.from_string('{{ _("Charts") }}|{{ ngettext("%(num)s result", "%(num)s results", 2) }}|'
+                           '{{ _("Benchmarks") }}').render()
+    assert "<i>" not in html and "<b>" not in html
+    assert html.startswith("&lt;i&gt;G&lt;/i&gt; &amp; co|&lt;b&gt;2&lt;/b&gt;|")
+    assert html.endswith("\u2068Benchmarks\u2069" if code == "ar" else "Benchmarks")
+    assert env.from_string('{% autoescape false %}{{ _("Charts") }}{% endautoescape %}').render() == "<i>G</i> & co"

@@ -377,3 +377,81 @@ def test_browser_reloads_on_edit_and_shows_the_overlay_until_fixed(mini_site, tm
             assert not errors, errors  # no CSP violation, no script error
         finally:
             browser.close()
+
+
+# Hostile requests ---------------------------------------------------------------------------------
+
+def request(url: str, path: str, host: str | None = None) -> tuple[int, bytes]:
+    """One GET with a Host header of our choosing; the server must answer (no dropped connection)."""
+    address, port = url.split("//")[1].rstrip("/").split(":")
+    connection = http.client.HTTPConnection(address, int(port), timeout=60)
+    try:
+        connection.request("GET", path, headers={"Host": host} if host is not None else {})
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def test_serve_listens_on_loopback_by_default():
+    import inspect
+
+    assert inspect.signature(serve).parameters["host"].default == "127.0.0.1"
+    option = next(p for p in main.commands["serve"].params if p.name == "host")
+    assert option.default == "127.0.0.1"
+
+
+def test_a_foreign_host_header_is_refused_and_the_server_s_own_names_are_served(mini_site):
+    """DNS rebinding: a page of evil.example, whose name now points at 127.0.0.1, must not read the preview."""
+    with serving(mini_site) as url:
+        port = url.rstrip("/").rsplit(":", 1)[1]
+        for host in ("evil.example:8000", f"evil.example:{port}", f"127.0.0.1:{int(port) + 1}"):
+            status, body = request(url, "/" + PAGE, host)
+            assert status == 421 and b"Hello, round" not in body, host
+        assert request(url, STATUS, "evil.example")[0] == 421
+        for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"):
+            status, body = request(url, "/" + PAGE, host)
+            assert status == 200 and b"Hello, round" in body, host
+
+
+def test_an_overlong_path_segment_gets_an_answer(mini_site):
+    with serving(mini_site) as url:
+        for path in ("/" + "a" * 300, "/en/" + "%C3%A9" * 200 + "/index.html", "/" + "a" * 256 + "/x"):
+            status, _ = request(url, path)
+            assert status in (404, 414), path
+        assert request(url, "/" + "a" * 255)[0] == 404  # as long as a file name may be: just not found
+
+
+def test_a_client_leaving_early_is_one_line_in_the_log_not_a_traceback(mini_site, capfd):
+    import struct
+
+    log: list[str] = []
+    with serving(mini_site, log) as url:
+        address, port = url.split("//")[1].rstrip("/").split(":")
+        client = socket.create_connection((address, int(port)), timeout=60)
+        client.sendall(b"GET /en/ HT")  # half a request line, then a reset: the server's read fails
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        client.close()
+        deadline = time.monotonic() + 60
+        while not any("closed the connection early" in line for line in log):
+            assert time.monotonic() < deadline, log
+            time.sleep(0.05)
+        assert fetch(url + PAGE)[0] == 200  # still serving
+    early = [line for line in log if "closed the connection early" in line]
+    assert early == ["note: 127.0.0.1 closed the connection early (ConnectionResetError)"]
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_broken_pipe_while_answering_is_logged_in_one_line(tmp_path, capfd):
+    """A tab closed while its page is sent: writing the answer raises BrokenPipeError in the request thread."""
+    log: list[str] = []
+    server = serve_module.open_server("127.0.0.1", 0, serve_module.LiveSite(), tmp_path, log.append)
+    try:
+        try:
+            raise BrokenPipeError(32, "Broken pipe")
+        except BrokenPipeError:
+            server.handle_error(None, ("127.0.0.1", 50000))
+    finally:
+        server.server_close()
+    assert log == ["note: 127.0.0.1 closed the connection early (BrokenPipeError)"]
+    assert "Traceback" not in capfd.readouterr().err
