@@ -5,6 +5,8 @@ input gets" point here."""
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -327,3 +329,32 @@ def test_derive_data_names_a_missing_source_column(tmp_path):
     assert f"{source}/v6.0/results.csv:1: error: missing column 'accelerator_model'" in result.stderr
     assert f"{source}/v5.1/results.csv:1: error: missing column 'availability_raw'" in result.stderr
     assert not (tmp_path / "data").exists()
+
+
+# Round two: inputs that used to hang or crash ----------------------------------------------------
+
+def fails_in_a_process(site: Path, out: Path) -> list[str]:
+    """Like `fails`, in a child process with a generous timeout: an input that hangs fails the test
+    (subprocess.TimeoutExpired) instead of hanging the suite."""
+    result = subprocess.run([sys.executable, "-m", "site_builder", "build", "--root", str(site), "--out", str(out)],
+                            capture_output=True, text=True, timeout=120, cwd=site)
+    assert "Traceback" not in result.stderr and "panicked" not in result.stderr, result.stderr
+    assert result.returncode == 1, result.stderr
+    assert not out.exists()
+    return result.stderr.splitlines()
+
+
+@pytest.mark.parametrize("score", ["1e308", "1e-300", "5e9"])
+def test_a_huge_or_tiny_score_is_refused_at_its_row(mini_site, tmp_path, score):
+    edit(mini_site / V60, "PyTorch,deepseekv3_671b,20.5", f"PyTorch,deepseekv3_671b,{score}")
+    lines = fails_in_a_process(mini_site, tmp_path / "out")
+    assert (f"{V60}:2: error: column 'score_minutes' has '{score}', outside the range 1e-06 to 1e+09 "
+            "of a number in this data") in lines, lines
+
+
+def test_a_zero_rcp_scaling_factor_is_refused_at_its_row(mini_site, tmp_path):
+    edit(mini_site / V60, "deepseekv3_671b,20.5,3,1.0,", "deepseekv3_671b,20.5,3,0,")
+    edit(mini_site / HELLO, "\n## ", "\n{{< fig unscaled deepseekv3_671b/a512 >}} minutes.\n\n## ")
+    lines = fails(mini_site, tmp_path / "out")
+    assert (f"{V60}:2: error: column 'rcp_scaling_factor' is zero; it must be greater than 0 (empty means 1)"
+            in lines), lines
