@@ -64,7 +64,8 @@ VERDICTS = ("confirmed", "consistent", "overstated", "contradicted", "not-checka
 VERDICT_MARKS = {"confirmed": "✓", "consistent": "≈", "overstated": "↑", "contradicted": "✗", "not-checkable": "?"}
 _WORST_FIRST = ("contradicted", "overstated", "consistent", "confirmed")
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-_ASSERTION = re.compile(r"^\s*(=|<=|>=|<|>|≤|≥)?\s*(-?[0-9]+(?:\.[0-9]+)?)\s*([^\s0-9].*?)?\s*$")
+# ASCII digits, at most 15 before and after the point: float() would make a 5,000-digit number infinite
+_ASSERTION = re.compile(r"^\s*(=|<=|>=|<|>|≤|≥)?\s*(-?[0-9]{1,15}(?:\.[0-9]{1,15})?)\s*([^\s0-9].*?)?\s*$")
 _OPERATORS = {"≤": "<=", "≥": ">="}
 _UNITS = {"": "count", "count": "count", "minutes": "minutes", "min": "minutes", "%": "percent",
           "percent": "percent", "×": "times", "x": "times", "times": "times", "factor": "factor"}

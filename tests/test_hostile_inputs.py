@@ -358,3 +358,14 @@ def test_a_zero_rcp_scaling_factor_is_refused_at_its_row(mini_site, tmp_path):
     lines = fails(mini_site, tmp_path / "out")
     assert (f"{V60}:2: error: column 'rcp_scaling_factor' is zero; it must be greater than 0 (empty means 1)"
             in lines), lines
+
+
+@pytest.mark.parametrize("number", ["²", "٣"])
+def test_a_run_number_in_other_digits_is_located_in_the_article(mini_site, tmp_path, number):
+    csv = mini_site / V60
+    rows = csv.read_text(encoding="utf-8").splitlines()
+    csv.write_text("\n".join([rows[0] + ",run_minutes"] + [row + ",20.1;20.5;20.9" for row in rows[1:]]) + "\n",
+                   encoding="utf-8")
+    edit(mini_site / HELLO, "Some text", f"Run {{{{< fig run deepseekv3_671b/a512 n={number} >}}}} took. Some text")
+    lines = fails(mini_site, tmp_path / "out")
+    assert any(line.startswith(f"{HELLO}:11:5: error: 'run' needs n=K with K from 1 to 3") for line in lines), lines
