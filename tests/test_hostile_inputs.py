@@ -369,3 +369,27 @@ def test_a_run_number_in_other_digits_is_located_in_the_article(mini_site, tmp_p
     edit(mini_site / HELLO, "Some text", f"Run {{{{< fig run deepseekv3_671b/a512 n={number} >}}}} took. Some text")
     lines = fails(mini_site, tmp_path / "out")
     assert any(line.startswith(f"{HELLO}:11:5: error: 'run' needs n=K with K from 1 to 3") for line in lines), lines
+
+
+CLAIMS = "data/rounds/v6.0/claims.yaml"
+_LAUGHS = "".join(f"  {b}: &{b} [{', '.join([f'*{a}'] * 10)}]\n" for a, b in zip("abcdefgh", "bcdefghi"))
+BILLION_LAUGHS = "- lol:\n  a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + _LAUGHS
+CLAIM = ("- id: {id}\n  statement: {{en: a, nl: b}}\n  source: {{outlet: o, date: {date}}}\n  checks:\n"
+         "    - figure: results\n      asserts: {asserts}\n      tolerance: {tolerance}\n")
+GOOD = {"id": "x", "date": "2026-06-16", "asserts": "'= 5'", "tolerance": "'0.5'"}
+
+
+@pytest.mark.parametrize("registry, expected", [
+    (BILLION_LAUGHS + CLAIM.format(**{**GOOD, "tolerance": "*i"}), "expand to more than 100,000 values"),
+    (BILLION_LAUGHS + CLAIM.format(**{**GOOD, "id": "*i"}), "expand to more than 100,000 values"),
+    ("- id: " + "[" * 100_000 + "]" * 100_000 + "\n", "nested more than 64 levels deep"),
+    (CLAIM.format(**{**GOOD, "date": "2026-02-30"}), "'2026-02-30' is not a valid date: day is out of range"),
+    (CLAIM.format(**{**GOOD, "asserts": "1" * 5000}), "an integer of 5000 characters is too long"),
+    ("- [a, b]: 1\n" + CLAIM.format(**GOOD), "a list cannot be a mapping key"),
+], ids=["laughs-tolerance", "laughs-id", "deep", "date", "huge-int", "list-key"])
+def test_hostile_yaml_in_claims_is_a_located_error(mini_site, tmp_path, registry, expected):
+    write(mini_site, CLAIMS, registry)
+    lines = fails_in_a_process(mini_site, tmp_path / "out")
+    assert any(line.startswith(f"{CLAIMS}:") and ": error: invalid YAML: " in line and expected in line
+               for line in lines), lines
+
