@@ -393,3 +393,16 @@ def test_hostile_yaml_in_claims_is_a_located_error(mini_site, tmp_path, registry
     assert any(line.startswith(f"{CLAIMS}:") and ": error: invalid YAML: " in line and expected in line
                for line in lines), lines
 
+
+def test_a_template_that_includes_itself_is_a_located_error(mini_site, own_templates, tmp_path):
+    write(mini_site, "templates/_menu.html", '{% include "_menu.html" %}\n')
+    lines = fails_in_a_process(mini_site, tmp_path / "out")
+    assert any(line.startswith("templates/_menu.html:1: error: templates include one another more than")
+               for line in lines), lines
+
+
+def test_a_template_that_extends_itself_is_a_located_error(mini_site, own_templates, tmp_path):
+    edit(own_templates / "base.html", "<!doctype html>", "{% extends 'base.html' %}<!doctype html>")
+    lines = fails_in_a_process(mini_site, tmp_path / "out")
+    assert any(line.startswith("templates/base.html:") and "recursion limit" in line for line in lines), lines
+
