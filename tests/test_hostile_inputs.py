@@ -406,3 +406,26 @@ def test_a_template_that_extends_itself_is_a_located_error(mini_site, own_templa
     lines = fails_in_a_process(mini_site, tmp_path / "out")
     assert any(line.startswith("templates/base.html:") and "recursion limit" in line for line in lines), lines
 
+
+@pytest.mark.parametrize("character", ["\\uFFFE", "\\uFDD0", "\\u0007", "\\U0010FFFF"])
+def test_a_noncharacter_or_control_character_in_site_toml_is_refused_at_its_line(mini_site, tmp_path, character):
+    edit(mini_site / "site.toml", 'en = "Mini report"', f'en = "Mini{character} report"')
+    lines = fails_in_a_process(mini_site, tmp_path / "out")
+    shown = character.replace("\\u", "U+").replace("\\U0010", "U+10")
+    assert (f"site.toml:10: error: 'title.en' holds the character {shown}, a control character or a Unicode "
+            "noncharacter") in lines, lines
+
+
+def _spec(title: str) -> dict:
+    return {"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "title": title, "mark": "point",
+            "data": {"values": [{"a": 1}]}, "encoding": {"x": {"field": "a", "type": "quantitative"}}}
+
+
+def test_a_renderer_that_panics_is_a_failure_of_that_chart_alone(tmp_path, monkeypatch):
+    from site_builder import images
+    monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "cache"))
+    # vl-convert aborts its process on U+FFFE in a text (a Rust panic that does not unwind)
+    results = images.in_fresh_worker(images.stored_task, [("svg", _spec("one")), ("svg", _spec("bad\ufffe")),
+                                                          ("svg", _spec("three"))])
+    assert [isinstance(result, images.RenderFailure) for result in results] == [False, True, False]
+    assert results[1] == "the renderer crashed (its process was aborted)"
