@@ -71,9 +71,11 @@ def build_date(articles: list[content.Article]) -> dt.date:
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch:
         try:
-            return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc).date()
-        except (ValueError, OverflowError):
-            raise SiteError(Problem(f"SOURCE_DATE_EPOCH={epoch!r} is not a Unix timestamp")) from None
+            if epoch.isascii():  # int() would read '١٧٨١٢٢٢٤٠٠' as a timestamp too
+                return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc).date()
+        except (ValueError, OverflowError, OSError):
+            pass
+        raise SiteError(Problem(f"SOURCE_DATE_EPOCH={epoch!r} is not a Unix timestamp"))
     return max((a.date for a in articles), default=dt.date(1970, 1, 1))
 
 

@@ -429,3 +429,12 @@ def test_a_renderer_that_panics_is_a_failure_of_that_chart_alone(tmp_path, monke
                                                           ("svg", _spec("three"))])
     assert [isinstance(result, images.RenderFailure) for result in results] == [False, True, False]
     assert results[1] == "the renderer crashed (its process was aborted)"
+
+
+@pytest.mark.parametrize("epoch", ["١٧٨١٢٢٢٤٠٠", "²", "1" * 5000])
+def test_source_date_epoch_takes_ascii_digits_only(mini_site, tmp_path, monkeypatch, epoch):
+    from site_builder import catalogs
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    assert catalogs._now().year >= 2026  # the clock, not a traceback
+    lines = fails(mini_site, tmp_path / "out")
+    assert f"error: SOURCE_DATE_EPOCH={epoch!r} is not a Unix timestamp" in lines, lines
