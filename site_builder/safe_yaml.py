@@ -73,35 +73,25 @@ def single_node(loader) -> yaml.Node | None:
     return node
 
 
-def _children(node: yaml.Node) -> list[yaml.Node]:
-    if isinstance(node, yaml.MappingNode):
-        return [child for pair in node.value for child in pair]
-    return list(node.value) if isinstance(node, yaml.SequenceNode) else []
-
-
 def _check_size(root: yaml.Node) -> None:
-    """Depth and expanded size of every node, each node visited once (an alias is the same node object, so
-    a billion laughs costs its written size); without recursion, as libyaml composes 1,000 levels."""
-    sizes: dict[int, tuple[int, int]] = {}  # id(node) -> (values when expanded, depth)
-    open_nodes: set[int] = set()
-    stack = [(root, False)]
+    """Visit the nodes as the constructed value holds them, an alias as often as it is used, without recursion
+    (libyaml composes 1,000 levels): more than MAX_VALUES visits is an alias bomb, reported at the top-level
+    entry that holds it; an alias inside the value it names (`&a [*a]`) nests endlessly. The walk stops at the
+    first limit it passes: bounded time."""
+    visits = 0
+    stack = [(root, 1, root)]  # node, depth, the top-level entry it is in
     while stack:
-        node, children_done = stack.pop()
-        key = id(node)
-        if children_done:
-            open_nodes.discard(key)
-            counted = [sizes[id(child)] for child in _children(node)]
-            values = 1 + sum(size for size, _ in counted)
-            depth = 1 + max((depth for _, depth in counted), default=0)
-            if values > MAX_VALUES:
-                raise ComposerError(None, None, f"the aliases in this value expand to more than {MAX_VALUES:,} "
-                                    "values", node.start_mark)
-            if depth > MAX_DEPTH:
-                raise ComposerError(None, None, f"nested more than {MAX_DEPTH} levels deep", node.start_mark)
-            sizes[key] = (values, depth)
-        elif key in open_nodes:  # `&a [*a]`: PyYAML lets a value contain itself
-            raise ComposerError(None, None, "an alias refers to a value that contains it", node.start_mark)
-        elif key not in sizes:
-            open_nodes.add(key)
-            stack.append((node, True))
-            stack.extend((child, False) for child in _children(node))
+        node, depth, top = stack.pop()
+        visits += 1
+        if visits > MAX_VALUES:
+            raise ComposerError(None, None, f"the aliases in this value expand to more than {MAX_VALUES:,} values",
+                                top.start_mark)
+        if depth > MAX_DEPTH:
+            raise ComposerError(None, None, f"nested more than {MAX_DEPTH} levels deep", node.start_mark)
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                entry = top if depth > 1 else key  # an alias value's mark is its anchor's: name the key
+                stack.append((key, depth + 1, entry))
+                stack.append((value, depth + 1, entry))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((child, depth + 1, top if depth > 1 else child) for child in node.value)
