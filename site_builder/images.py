@@ -110,7 +110,9 @@ def in_fresh_worker(task, items: list) -> list:
     """[task(None, item) for item in items] in one spawned worker, in order, behind an error boundary: an item
     that makes vl-convert fail gets a RenderFailure in its place. A Rust panic there either aborts the worker
     (BrokenProcessPool here) or raises pyo3's PanicException, a BaseException; the worker takes the items in
-    order, so the first that failed is the culprit, and those after it are tried again in a new worker."""
+    order, so the first that failed is the culprit, and those after it are tried again in a new worker.
+    Spawned, not forked: vl-convert's runtime (threads, about 120 MB) then never lives in this process, which
+    may fork workers later; `task` travels by pickle, so it is a module-level function of a light module."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
