@@ -71,9 +71,11 @@ def build_date(articles: list[content.Article]) -> dt.date:
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch:
         try:
-            return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc).date()
-        except (ValueError, OverflowError):
-            raise SiteError(Problem(f"SOURCE_DATE_EPOCH={epoch!r} is not a Unix timestamp")) from None
+            if epoch.isascii():  # int() would read '١٧٨١٢٢٢٤٠٠' as a timestamp too
+                return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc).date()
+        except (ValueError, OverflowError, OSError):
+            pass
+        raise SiteError(Problem(f"SOURCE_DATE_EPOCH={epoch!r} is not a Unix timestamp"))
     return max((a.date for a in articles), default=dt.date(1970, 1, 1))
 
 
@@ -151,8 +153,9 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
         # The charts and their images before the articles, while this process is small: vl-convert's
         # worker then adds its 120 MB to a smaller total.
         try:
-            vega = assets.vega_bundle(cached_only=True) or parallel.run(assets.vega_bundle_task, [0], jobs,
-                                                                        fresh=True)[0]
+            vega = assets.vega_bundle(cached_only=True) or images.in_fresh_worker(assets.vega_bundle_task, [0])[0]
+            if isinstance(vega, images.RenderFailure):
+                raise SiteError(Problem(f"vl-convert could not make its JavaScript bundle (vega.js): {vega}"))
             chart_set = chart_catalog.build_charts(inputs, languages, _chart_inputs_keys(config, data_print),
                                                    project_charts)
             _add_chart_files(reuse, chart_set.charts, chart_set.aliases, jobs)
@@ -269,9 +272,17 @@ class _Reuse:
             renderings.append((path, task))
 
     def add_renderings(self, renderings: list[tuple[str, images.Task]], jobs: int) -> None:
-        """Make the renderings (in `jobs` processes) and add them to the site."""
+        """Make the renderings (in `jobs` processes) and add them to the site; one that vl-convert failed to
+        make is a problem naming its file (charts/LANG/ID.svg)."""
+        failed = []
         for (path, _), rendering in zip(renderings, images.render_all([task for _, task in renderings], jobs)):
-            self.files.add(path, rendering)
+            if isinstance(rendering, images.RenderFailure):
+                failed.append(Problem(f"vl-convert could not render {path}: {rendering}",
+                                      hint="a character in its texts (title, labels, names) it cannot draw?"))
+            else:
+                self.files.add(path, rendering)
+        if failed:
+            raise SiteError(failed)
 
 
 def _listing(articles: list[content.Article], bound: inline.BoundArticles,

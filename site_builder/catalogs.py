@@ -81,7 +81,7 @@ def project_sources(config: SiteConfig) -> list[Path]:
 
 def _now() -> dt.datetime:
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch and epoch.isdigit():
+    if epoch and epoch.isascii() and epoch.isdigit() and len(epoch) <= 12:  # not '²', nor 5,000 digits
         return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc)
     return dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
 

@@ -52,6 +52,7 @@ from pathlib import Path
 
 import yaml
 
+from site_builder import safe_yaml
 from site_builder.config import SiteConfig
 from site_builder.errors import Collector, Problem, SiteError, display_path
 from site_builder.figures import FigureContext, FigureError, Quantity, evaluate_expression
@@ -64,7 +65,8 @@ VERDICTS = ("confirmed", "consistent", "overstated", "contradicted", "not-checka
 VERDICT_MARKS = {"confirmed": "✓", "consistent": "≈", "overstated": "↑", "contradicted": "✗", "not-checkable": "?"}
 _WORST_FIRST = ("contradicted", "overstated", "consistent", "confirmed")
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-_ASSERTION = re.compile(r"^\s*(=|<=|>=|<|>|≤|≥)?\s*(-?[0-9]+(?:\.[0-9]+)?)\s*([^\s0-9].*?)?\s*$")
+# ASCII digits, at most 15 before and after the point: float() would make a 5,000-digit number infinite
+_ASSERTION = re.compile(r"^\s*(=|<=|>=|<|>|≤|≥)?\s*(-?[0-9]{1,15}(?:\.[0-9]{1,15})?)\s*([^\s0-9].*?)?\s*$")
 _OPERATORS = {"≤": "<=", "≥": ">="}
 _UNITS = {"": "count", "count": "count", "minutes": "minutes", "min": "minutes", "%": "percent",
           "percent": "percent", "×": "times", "x": "times", "times": "times", "factor": "factor"}
@@ -158,16 +160,16 @@ class _Seq(list):
     lines: list
 
 
-class _Loader(yaml.SafeLoader):
-    pass
+_Loader = safe_yaml.loader_class(yaml.SafeLoader)  # bounded as front matter is (site_builder/safe_yaml.py)
 
 
-def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> _Map:
+def _construct_mapping(loader, node: yaml.MappingNode) -> _Map:
     loader.flatten_mapping(node)
     result = _Map()
     result.line, result.lines = node.start_mark.line + 1, {}
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
+        safe_yaml.hashable_key(key, key_node)
         if key in result:
             raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
         result[key] = loader.construct_object(value_node, deep=True)
@@ -175,7 +177,7 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> _Map:
     return result
 
 
-def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> _Seq:
+def _construct_sequence(loader, node: yaml.SequenceNode) -> _Seq:
     result = _Seq(loader.construct_object(child, deep=True) for child in node.value)
     result.line, result.lines = node.start_mark.line + 1, [child.start_mark.line + 1 for child in node.value]
     return result
@@ -186,14 +188,20 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _constr
 
 
 def _load_yaml(path: Path, shown: str):
+    loader = None
     try:
-        return yaml.load(path.read_text(encoding="utf-8-sig"), Loader=_Loader)  # noqa: S506 (a SafeLoader)
+        loader = _Loader(path.read_text(encoding="utf-8-sig"))
+        node = safe_yaml.single_node(loader)
+        return loader.construct_document(node) if node is not None else None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise SiteError(Problem(f"invalid YAML: {getattr(exc, 'problem', None) or exc}", shown,
                                 mark.line + 1 if mark else None, mark.column + 1 if mark else None)) from None
     except UnicodeDecodeError as exc:
         raise SiteError(Problem(f"not UTF-8: {exc.reason} at byte {exc.start}", shown)) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
 
 
 # --- validation -------------------------------------------------------------------------------------------

@@ -151,6 +151,30 @@ def _item_line(text: str, key: str, item: str) -> int | None:
     return start
 
 
+def _bad_character(text: str) -> str | None:
+    """The first control character or Unicode noncharacter (U+FDD0..U+FDEF, U+xFFFE, U+xFFFF) of a text, as
+    U+XXXX: TOML's escapes let them into a title, and a chart renderer (vl-convert) panics on U+FFFE."""
+    for char in text:
+        code = ord(char)
+        if code < 0x20 or 0x7F <= code < 0xA0 or 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE:
+            return f"U+{code:04X}"
+    return None
+
+
+def _check_characters(raw: dict, text: str, problems: Collector, shown: str) -> None:
+    """Every text of site.toml (a value, a list item, a value of a table) is free of `_bad_character`s."""
+    for key, value in raw.items():
+        items = value.items() if isinstance(value, dict) else [(None, v) for v in (value if isinstance(value, list)
+                                                                                   else [value])]
+        for inner, item in items:
+            bad = _bad_character(item) if isinstance(item, str) else None
+            if bad:
+                name = f"{key}.{inner}" if inner is not None else key
+                line = _line_of(text, inner, key) if inner is not None else _line_of(text, key)
+                problems.error(f"'{name}' holds the character {bad}, a control character or a Unicode "
+                               "noncharacter", CONFIG_FILE, line)
+
+
 def _known_to_babel(code: str) -> str | None:
     """Why Babel cannot format dates and numbers for `code`, or None when it can."""
     from babel import Locale, UnknownLocaleError
@@ -198,6 +222,7 @@ def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
                            shown, _line_of(text, key))
             continue
         valid[key] = value
+    _check_characters(valid, text, problems, shown)
     for key, (_, required, description) in _SCHEMA.items():
         if required and key not in raw:
             problems.error(f"missing required key '{key}' ({description})", shown, 1)

@@ -14,7 +14,7 @@ from pathlib import Path
 import yaml
 from slugify import slugify
 
-from site_builder import cache, parallel, sources
+from site_builder import cache, parallel, safe_yaml, sources
 from site_builder.errors import Collector, Problem, display_path
 from site_builder.markup import Rendered, Shortcode, render
 
@@ -102,24 +102,12 @@ class _DuplicateKeys:
                     self.duplicates.append((key, first, key_node.start_mark))
         return super().construct_mapping(node, deep=deep)
 
-    def construct_yaml_timestamp(self, node):
-        try:
-            return super().construct_yaml_timestamp(node)
-        except (ValueError, OverflowError) as exc:  # 2026-02-30 matches YAML's pattern but is no date
-            raise yaml.constructor.ConstructorError(None, None, f"{node.value!r} is not a valid date: {exc}",
-                                                    node.start_mark) from None
 
-
-class _FrontMatterLoader(_DuplicateKeys, yaml.SafeLoader):
-    pass
-
-
-# libyaml's parser, when PyYAML was built with it, is about ten times faster; a text it refuses is parsed
-# again by the pure-Python loader, whose messages are the ones reported.
-_FastLoader = type("_FastLoader", (_DuplicateKeys, yaml.CSafeLoader), {}) if yaml.__with_libyaml__ else None
-
-for _loader in filter(None, (_FrontMatterLoader, _FastLoader)):
-    _loader.add_constructor("tag:yaml.org,2002:timestamp", _DuplicateKeys.construct_yaml_timestamp)
+# Bounded as claims.yaml is (site_builder/safe_yaml.py). libyaml's parser, when PyYAML was built with it, is
+# about ten times faster; a text it refuses is parsed again by the pure-Python loader, whose messages are the
+# ones reported.
+_FrontMatterLoader = safe_yaml.loader_class(yaml.SafeLoader, _DuplicateKeys)
+_FastLoader = safe_yaml.loader_class(yaml.CSafeLoader, _DuplicateKeys) if yaml.__with_libyaml__ else None
 
 
 def parse_front_matter(text: str, first_line: int, shown: str, problems: Collector) -> tuple[dict, dict] | None:
@@ -139,7 +127,7 @@ def parse_front_matter(text: str, first_line: int, shown: str, problems: Collect
         problems.error(f"invalid YAML front matter: character U+{exc.character:04X} is not allowed", shown, line)
         return None
     try:
-        node = loader.get_single_node()
+        node = safe_yaml.single_node(loader)
         if node is not None and not isinstance(node, yaml.MappingNode):
             problems.error("front matter must be a mapping of keys to values", shown, first_line)
             return None
@@ -169,7 +157,7 @@ def _parse_fast(text: str, line_of) -> tuple[dict, dict] | None:
     """The front matter through libyaml, or None when it has any problem (the slow path reports it)."""
     loader = _FastLoader(text)
     try:
-        node = loader.get_single_node()
+        node = safe_yaml.single_node(loader)
         if node is None or not isinstance(node, yaml.MappingNode):
             return None
         meta = loader.construct_document(node)

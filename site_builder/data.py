@@ -62,6 +62,9 @@ _BENCHMARK_OPTIONAL_NUMBERS = {"total_parameters_b", "active_parameters_b"}
 
 RESULT_KEY = ("round", "submitter", "system_id", "benchmark")
 _INT64_MAX = 2**63 - 1  # pandas' nullable integers are 64-bit
+# A non-zero decimal number lies in this range: beyond it a value is a typo, and a log axis or a ratio of
+# it would overflow (1e308 minutes) or vanish (1e-300). Documented in data/README.md.
+FLOAT_RANGE = (1e-6, 1e9)
 
 
 @dataclass(frozen=True)
@@ -198,6 +201,10 @@ def _convert(raw: str, name: str, kind: str, required: set[str], optional_number
     if kind == "int" and value > _INT64_MAX:
         problems.error(f"column '{name}' has {raw!r}, which is too large", shown, line)
         return None
+    if kind == "float" and value != 0 and not FLOAT_RANGE[0] <= value <= FLOAT_RANGE[1]:
+        problems.error(f"column '{name}' has {raw!r}, outside the range {FLOAT_RANGE[0]:g} to {FLOAT_RANGE[1]:g} "
+                       "of a number in this data", shown, line)
+        return None
     return value
 
 
@@ -303,6 +310,9 @@ def _check_results(frame: pd.DataFrame, round_name: str, benchmarks: pd.DataFram
                            shown, row["line"])
         if pd.notna(row["score_minutes"]) and row["score_minutes"] == 0:
             problems.error("column 'score_minutes' is zero; leave it empty when there is no score",
+                           shown, row["line"])
+        if pd.notna(row["rcp_scaling_factor"]) and row["rcp_scaling_factor"] == 0:  # a score is divided by it
+            problems.error("column 'rcp_scaling_factor' is zero; it must be greater than 0 (empty means 1)",
                            shown, row["line"])
         _check_provenance(row, problems, shown)
     duplicated = frame[frame.duplicated(list(RESULT_KEY), keep="first")]

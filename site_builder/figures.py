@@ -253,7 +253,8 @@ def _run_minutes(ref: ResultRef, number: str | None) -> float:
     if not runs:
         raise FigureError(f"{ref.reference} has no per-run minutes in the data")
     items = runs.split(";")
-    if number is None or not number.isdigit() or not 1 <= int(number) <= len(items):
+    # ASCII digits only: str.isdigit() takes '²' (which int() refuses) and int() reads '٣' as 3
+    if number is None or not re.fullmatch(r"[0-9]{1,6}", number) or not 1 <= int(number) <= len(items):
         raise FigureError(f"'run' needs n=K with K from 1 to {len(items)} for {ref.reference}")
     if not items[int(number) - 1]:
         raise FigureError(f"run {number} of {ref.reference} did not finish (no run_stop in its log)")
@@ -281,6 +282,8 @@ def _result_figure(metric: str, spec: _Metric, refs: list[ResultRef], options: d
     if metric == "unscaled":
         factor = first.row["rcp_scaling_factor"]
         factor = 1.0 if pd.isna(factor) else float(factor)
+        if not factor > 0:  # the loader refuses it; a frame built elsewhere must not divide by zero
+            raise FigureError(f"{first.reference} has the RCP scaling factor {factor:g}; it must be greater than 0")
         return Quantity(metric, _needs_score(first, metric) / factor, spec.unit, first.score_decimals, (first,))
     a, b = (_needs_score(ref, metric) for ref in refs)
     if metric == "efficiency":

@@ -102,9 +102,43 @@ def stored_rendering(task: Task):
     return FromFile(str(path))
 
 
+class RenderFailure(str):
+    """In place of a rendering: why vl-convert could not make it (see `in_fresh_worker`)."""
+
+
+def in_fresh_worker(task, items: list) -> list:
+    """[task(None, item) for item in items] in one spawned worker, in order, behind an error boundary: an item
+    that makes vl-convert fail gets a RenderFailure in its place. A Rust panic there either aborts the worker
+    (BrokenProcessPool here) or raises pyo3's PanicException, a BaseException; the worker takes the items in
+    order, so the first that failed is the culprit, and those after it are tried again in a new worker.
+    Spawned, not forked: vl-convert's runtime (threads, about 120 MB) then never lives in this process, which
+    may fork workers later; `task` travels by pickle, so it is a module-level function of a light module."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    results: list = []
+    while len(results) < len(items):
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            futures = [pool.submit(task, None, item) for item in items[len(results):]]
+            for future in futures:
+                try:
+                    results.append(future.result())
+                except (KeyboardInterrupt, SystemExit):
+                    raise
+                except BaseException as exc:  # noqa: BLE001 - the boundary: whatever the renderer raised
+                    results.append(RenderFailure("the renderer crashed (its process was aborted)"
+                                                 if isinstance(exc, BrokenProcessPool) else
+                                                 f"{type(exc).__name__}: {str(exc)[:200]}"))
+                    pool.shutdown(cancel_futures=True)
+                    break
+    return results
+
+
 def render_all(tasks: list[Task], jobs: int) -> list:
-    """Every rendering, in order, as FromFile (or bytes when the cache cannot be written): cached ones found
-    here, the others made in `jobs` processes (vl-convert always in a fresh one, never in this process)."""
+    """Every rendering, in order, as FromFile (or bytes when the cache cannot be written; a RenderFailure when
+    vl-convert could not make it): cached ones found here, the others made in `jobs` processes (vl-convert
+    always in a fresh one, never in this process)."""
     from site_builder import parallel
 
     found = [stored_rendering(task) for task in tasks]
@@ -114,7 +148,7 @@ def render_all(tasks: list[Task], jobs: int) -> list:
     drawn = [_entry(task)[1].get("card") == PILLOW_CARD for task in missing]
     cards = iter(parallel.run(stored_task, [t for t, d in zip(missing, drawn) if d], jobs))
     # One vl-convert worker: its runtime costs 120 MB a process, and the charts are a few dozen.
-    others = iter(parallel.run(stored_task, [t for t, d in zip(missing, drawn) if not d], 1, fresh=True))
+    others = iter(in_fresh_worker(stored_task, [t for t, d in zip(missing, drawn) if not d]))
     made = iter([next(cards) if d else next(others) for d in drawn])
     return [content if content is not None else next(made) for content in found]
 

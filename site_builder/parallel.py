@@ -4,12 +4,12 @@ Workers are forked, so each starts with the parent's state: a stage hands them i
 (`shared`: page contexts, template environments) before the pool exists, and only small, picklable items
 (an index, a path, a chart spec) travel to them; results come back in the order of the items, so the site
 is the same whatever N is. With one job, or where fork is unavailable, the tasks run in this process.
-Renderings (vl-convert, whose runtime threads a fork would not carry over) go to spawned workers instead.
+Renderings (vl-convert, whose runtime threads a fork would not carry over) go to a spawned worker instead,
+behind an error boundary (`images.in_fresh_worker`).
 """
 
 from __future__ import annotations
 
-import functools
 import gc
 import multiprocessing
 import os
@@ -32,22 +32,13 @@ def can_fork() -> bool:
 RECYCLE = 512  # forked workers are replaced after this many items: what they hold then goes back to the system
 
 
-def run(task: Callable, items: Iterable, jobs: int, shared: object = None, fresh: bool = False) -> list:
-    """[task(shared, item) for item in items], in `jobs` processes when jobs > 1.
-
-    `fresh` workers are spawned instead of forked, even for one job: for tasks that call vl-convert, whose
-    runtime (threads, about 120 MB) then never lives in this process, which may fork workers later. Their
-    `task` and `shared` travel by pickle, so the task must be a module-level function of a light module.
-    """
+def run(task: Callable, items: Iterable, jobs: int, shared: object = None) -> list:
+    """[task(shared, item) for item in items], in `jobs` processes when jobs > 1."""
     global _task, _shared
     items = list(items)
-    if not items or (not fresh and (jobs <= 1 or len(items) < FEW or not can_fork())):
+    if not items or jobs <= 1 or len(items) < FEW or not can_fork():
         return [task(shared, item) for item in items]
     workers = max(1, min(jobs, len(items)))
-    if fresh:
-        chunksize = max(1, len(items) // (workers * 4))
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            return list(pool.map(functools.partial(task, shared), items, chunksize=chunksize))
     _task, _shared = task, shared
     gc.freeze()  # what the workers inherit stays out of their collections, so its memory stays shared
     try:

@@ -28,6 +28,7 @@ Number formats come from CLDR (Babel) per language, so the rules hold for any la
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -151,7 +152,7 @@ def find_numbers(text: str, lang: str, names: _NameMask | None = None) -> Iterat
             continue
         typed = text[start:suffix.end() if suffix else end]
         if kind == "times":  # "1.65 times" is a ratio; "the other 8 times" (vi "8 lần") counts runs
-            if shape == "integer" and int(match.group(0)) < 100:
+            if shape == "integer" and _integer(match.group(0)) < 100:
                 continue
             kind = "multiplier"
         if kind is not None:
@@ -159,9 +160,14 @@ def find_numbers(text: str, lang: str, names: _NameMask | None = None) -> Iterat
         elif shape != "integer":
             yield start, typed, shape
         else:
-            value = int(match.group(0))
+            value = _integer(match.group(0))
             if value >= 100 and not (1900 <= value <= 2099 and len(match.group(0)) == 4):
                 yield start, typed, "integer"
+
+
+def _integer(digits: str) -> float:
+    """An integer typed in prose; one over 18 digits is just large (int() refuses 4,300 digits)."""
+    return int(digits) if len(digits) <= 18 else math.inf
 
 
 _MARKUP = re.compile(r"<[^>]*>|&#?\w+;")

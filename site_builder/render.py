@@ -190,6 +190,11 @@ def render(env: jinja2.Environment, template: str, context: dict) -> str:
                                 hint=building)) from None
     except SiteError:
         raise
+    except RecursionError as exc:  # Jinja has no include depth of its own; its innermost frame names the loop
+        path, line = template_location(exc, template_dirs)
+        raise SiteError(Problem("templates include one another more than Python's recursion limit allows: a "
+                                "template that includes, extends or calls itself, directly or through others",
+                                path or f"templates/{template}", line, hint=building)) from None
     except Exception as exc:  # a filter or a method called by the template failed (TypeError, ValueError, ...)
         path, line = template_location(exc, template_dirs)
         message = exc.message if isinstance(exc, jinja2.TemplateError) and exc.message else str(exc)

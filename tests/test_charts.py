@@ -292,3 +292,16 @@ def test_charts_show_display_names_and_keep_raw_ids_in_their_csv(tmp_path):
     for chart in showing:
         text = json.dumps(chart.spec, ensure_ascii=False) + " ".join(chart.summary)
         assert "Google_1" not in text and renamed["Google_1"] in text, chart.id
+
+
+def test_log_ticks_are_bounded_for_any_value():
+    # 1e308 * 10 is infinite: the old loop never ended. A child process, so a regression fails, not hangs.
+    import subprocess
+    import sys
+    code = ("import pandas as pd; from site_builder.charts.base import log_ticks\n"
+            "for values in ([1e308], [1e-300, 1e308], [5e-324], [0.5, 20.5]):\n"
+            "    print(log_ticks(pd.Series(values)))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    lines = result.stdout.splitlines()
+    assert len(lines) == 4 and all(line.count(",") < 100 for line in lines)
+    assert lines[-1] == "[0.5, 1.0, 2.0, 5.0, 10.0, 20.0]"

@@ -322,3 +322,8 @@ def test_an_unknown_claim_id_is_an_error_at_the_citation_with_candidates(shipped
     assert str(problem).startswith("content/en/a.md:12:5: error: unknown claim 'coreweave-deepseek-near-linear'")
     assert "coreweave-deepseek-near-linear-scaling" in problem.hint
     assert find_claim(tuple(shipped.values()), "round-13-accelerators").verdict == "confirmed"
+
+
+@pytest.mark.parametrize("text", ["= " + "1" * 5000, "= 1." + "5" * 5000, "= ٣", "= ³ minutes"])
+def test_an_assertion_takes_ascii_digits_of_a_sane_length(text):
+    assert parse_bound(text) is None  # 'asserts' ... is not an operator, a number and a unit

@@ -145,3 +145,29 @@ def test_shipped_articles_are_long_enough():
     for path in sorted((ROOT / "content").glob("*/*.md")):
         body = path.read_text(encoding="utf-8").split("---", 2)[2]
         assert len(re.findall(r"\w+", body)) >= 700, path.name
+
+
+_LAUGHS = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{b}: &{b} [{', '.join([f'*{a}'] * 10)}]\n" for a, b in zip("abcdefgh", "bcdefghi"))
+
+
+@pytest.mark.parametrize("text, line, message", [
+    (_LAUGHS + "tags: *i\n", 11, "the aliases in this value expand to more than 100,000 values"),
+    ("title: " + "[" * 100_000 + "]" * 100_000 + "\n", 2, "nested more than 64 levels deep"),
+    ("title: x\nweight: " + "1" * 5000 + "\n", 3, "an integer of 5000 characters is too long"),
+    ("title: x\n[a, b]: 1\n", 3, "found unhashable key"),
+    ("title: &a [*a]\n", 2, "nested more than 64 levels deep"),  # a list holding itself, endlessly
+])
+def test_front_matter_goes_through_the_bounded_yaml_loader(text, line, message):
+    from site_builder.content import parse_front_matter
+    from site_builder.errors import Collector
+    problems = Collector()
+    assert parse_front_matter(text, 2, "x.md", problems) is None
+    assert [str(p) for p in problems.problems] == [f"x.md:{line}: error: invalid YAML front matter: {message}"]
+
+
+def test_front_matter_with_an_alias_within_the_limit_still_loads():
+    from site_builder.content import parse_front_matter
+    from site_builder.errors import Collector
+    meta, _ = parse_front_matter("a: &a [x, y]\ntags: *a\n", 2, "x.md", Collector())
+    assert meta["tags"] == ["x", "y"]

@@ -3,7 +3,7 @@
 import pytest
 
 from conftest import ROOT
-from site_builder.data import load_dataset
+from site_builder.data import Dataset, load_dataset
 from site_builder.figures import FigureContext, FigureError, evaluate_expression, parse_expression
 
 COREWEAVE = "deepseekv3_671b/CoreWeave_GB300_{}x4"
@@ -103,3 +103,18 @@ def test_runs_and_the_score_before_normalization(context):
         evaluate_expression(f"run {ref} n=4", context)
     with pytest.raises(FigureError, match="unknown option 'n'"):
         evaluate_expression(f"score {ref} n=1", context)
+
+
+@pytest.mark.parametrize("number", ["²", "٣", "３", "1" * 5000])
+def test_run_number_is_ascii_digits_only(context, number):
+    # '²' passes str.isdigit() and fails int(); int() reads '٣' and '３' as 3; 5,000 digits exceed int()'s limit
+    with pytest.raises(FigureError, match="n=K with K from 1 to 3"):
+        evaluate_expression(f"run {COREWEAVE.format(2048)} n={number}", context)
+
+
+def test_unscaled_with_a_zero_factor_is_a_figure_error(context):
+    results = context.dataset.results.copy()
+    results["rcp_scaling_factor"] = 0.0  # the loader refuses it; a frame built in code is not checked
+    zero = FigureContext(Dataset(results, context.dataset.benchmarks), "v6.0", "v5.1")
+    with pytest.raises(FigureError, match="RCP scaling factor 0; it must be greater than 0"):
+        evaluate_expression(f"unscaled {COREWEAVE.format(2048)}", zero)

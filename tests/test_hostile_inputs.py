@@ -5,6 +5,8 @@ input gets" point here."""
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -383,3 +385,112 @@ def test_derive_data_names_a_missing_source_column(tmp_path):
     assert f"{source}/v6.0/results.csv:1: error: missing column 'accelerator_model'" in result.stderr
     assert f"{source}/v5.1/results.csv:1: error: missing column 'availability_raw'" in result.stderr
     assert not (tmp_path / "data").exists()
+
+
+# Round two: inputs that used to hang or crash ----------------------------------------------------
+
+def fails_in_a_process(site: Path, out: Path) -> list[str]:
+    """Like `fails`, in a child process with a generous timeout: an input that hangs fails the test
+    (subprocess.TimeoutExpired) instead of hanging the suite."""
+    result = subprocess.run([sys.executable, "-m", "site_builder", "build", "--root", str(site), "--out", str(out)],
+                            capture_output=True, text=True, timeout=120, cwd=site)
+    assert "Traceback" not in result.stderr and "panicked" not in result.stderr, result.stderr
+    assert result.returncode == 1, result.stderr
+    assert not out.exists()
+    return result.stderr.splitlines()
+
+
+@pytest.mark.parametrize("score", ["1e308", "1e-300", "5e9"])
+def test_a_huge_or_tiny_score_is_refused_at_its_row(mini_site, tmp_path, score):
+    edit(mini_site / V60, "PyTorch,deepseekv3_671b,20.5", f"PyTorch,deepseekv3_671b,{score}")
+    lines = fails_in_a_process(mini_site, tmp_path / "out")
+    assert (f"{V60}:2: error: column 'score_minutes' has '{score}', outside the range 1e-06 to 1e+09 "
+            "of a number in this data") in lines, lines
+
+
+def test_a_zero_rcp_scaling_factor_is_refused_at_its_row(mini_site, tmp_path):
+    edit(mini_site / V60, "deepseekv3_671b,20.5,3,1.0,", "deepseekv3_671b,20.5,3,0,")
+    edit(mini_site / HELLO, "\n## ", "\n{{< fig unscaled deepseekv3_671b/a512 >}} minutes.\n\n## ")
+    lines = fails(mini_site, tmp_path / "out")
+    assert (f"{V60}:2: error: column 'rcp_scaling_factor' is zero; it must be greater than 0 (empty means 1)"
+            in lines), lines
+
+
+@pytest.mark.parametrize("number", ["²", "٣"])
+def test_a_run_number_in_other_digits_is_located_in_the_article(mini_site, tmp_path, number):
+    csv = mini_site / V60
+    rows = csv.read_text(encoding="utf-8").splitlines()
+    csv.write_text("\n".join([rows[0] + ",run_minutes"] + [row + ",20.1;20.5;20.9" for row in rows[1:]]) + "\n",
+                   encoding="utf-8")
+    edit(mini_site / HELLO, "Some text", f"Run {{{{< fig run deepseekv3_671b/a512 n={number} >}}}} took. Some text")
+    lines = fails(mini_site, tmp_path / "out")
+    assert any(line.startswith(f"{HELLO}:11:5: error: 'run' needs n=K with K from 1 to 3") for line in lines), lines
+
+
+CLAIMS = "data/rounds/v6.0/claims.yaml"
+_LAUGHS = "".join(f"  {b}: &{b} [{', '.join([f'*{a}'] * 10)}]\n" for a, b in zip("abcdefgh", "bcdefghi"))
+BILLION_LAUGHS = "- lol:\n  a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + _LAUGHS
+CLAIM = ("- id: {id}\n  statement: {{en: a, nl: b}}\n  source: {{outlet: o, date: {date}}}\n  checks:\n"
+         "    - figure: results\n      asserts: {asserts}\n      tolerance: {tolerance}\n")
+GOOD = {"id": "x", "date": "2026-06-16", "asserts": "'= 5'", "tolerance": "'0.5'"}
+
+
+@pytest.mark.parametrize("registry, expected", [
+    (BILLION_LAUGHS + CLAIM.format(**{**GOOD, "tolerance": "*i"}), "expand to more than 100,000 values"),
+    (BILLION_LAUGHS + CLAIM.format(**{**GOOD, "id": "*i"}), "expand to more than 100,000 values"),
+    ("- id: " + "[" * 100_000 + "]" * 100_000 + "\n", "nested more than 64 levels deep"),
+    (CLAIM.format(**{**GOOD, "date": "2026-02-30"}), "'2026-02-30' is not a valid date: day is out of range"),
+    (CLAIM.format(**{**GOOD, "asserts": "1" * 5000}), "an integer of 5000 characters is too long"),
+    ("- [a, b]: 1\n" + CLAIM.format(**GOOD), "a list cannot be a mapping key"),
+], ids=["laughs-tolerance", "laughs-id", "deep", "date", "huge-int", "list-key"])
+def test_hostile_yaml_in_claims_is_a_located_error(mini_site, tmp_path, registry, expected):
+    write(mini_site, CLAIMS, registry)
+    lines = fails_in_a_process(mini_site, tmp_path / "out")
+    assert any(line.startswith(f"{CLAIMS}:") and ": error: invalid YAML: " in line and expected in line
+               for line in lines), lines
+
+
+def test_a_template_that_includes_itself_is_a_located_error(mini_site, own_templates, tmp_path):
+    write(mini_site, "templates/_menu.html", '{% include "_menu.html" %}\n')
+    lines = fails_in_a_process(mini_site, tmp_path / "out")
+    assert any(line.startswith("templates/_menu.html:1: error: templates include one another more than")
+               for line in lines), lines
+
+
+def test_a_template_that_extends_itself_is_a_located_error(mini_site, own_templates, tmp_path):
+    edit(own_templates / "base.html", "<!doctype html>", "{% extends 'base.html' %}<!doctype html>")
+    lines = fails_in_a_process(mini_site, tmp_path / "out")
+    assert any(line.startswith("templates/base.html:") and "recursion limit" in line for line in lines), lines
+
+
+@pytest.mark.parametrize("character", ["\\uFFFE", "\\uFDD0", "\\u0007", "\\U0010FFFF"])
+def test_a_noncharacter_or_control_character_in_site_toml_is_refused_at_its_line(mini_site, tmp_path, character):
+    edit(mini_site / "site.toml", 'en = "Mini report"', f'en = "Mini{character} report"')
+    lines = fails_in_a_process(mini_site, tmp_path / "out")
+    shown = character.replace("\\u", "U+").replace("\\U0010", "U+10")
+    assert (f"site.toml:10: error: 'title.en' holds the character {shown}, a control character or a Unicode "
+            "noncharacter") in lines, lines
+
+
+def _spec(title: str) -> dict:
+    return {"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "title": title, "mark": "point",
+            "data": {"values": [{"a": 1}]}, "encoding": {"x": {"field": "a", "type": "quantitative"}}}
+
+
+def test_a_renderer_that_panics_is_a_failure_of_that_chart_alone(tmp_path, monkeypatch):
+    from site_builder import images
+    monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "cache"))
+    # vl-convert aborts its process on U+FFFE in a text (a Rust panic that does not unwind)
+    results = images.in_fresh_worker(images.stored_task, [("svg", _spec("one")), ("svg", _spec("bad\ufffe")),
+                                                          ("svg", _spec("three"))])
+    assert [isinstance(result, images.RenderFailure) for result in results] == [False, True, False]
+    assert results[1] == "the renderer crashed (its process was aborted)"
+
+
+@pytest.mark.parametrize("epoch", ["١٧٨١٢٢٢٤٠٠", "²", "1" * 5000])
+def test_source_date_epoch_takes_ascii_digits_only(mini_site, tmp_path, monkeypatch, epoch):
+    from site_builder import catalogs
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    assert catalogs._now().year >= 2026  # the clock, not a traceback
+    lines = fails(mini_site, tmp_path / "out")
+    assert f"error: SOURCE_DATE_EPOCH={epoch!r} is not a Unix timestamp" in lines, lines

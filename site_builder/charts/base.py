@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -123,13 +124,17 @@ def tick_values(values: pd.Series) -> list[int]:
 
 
 def log_ticks(values: pd.Series) -> list[float]:
-    """1-2-5 ticks spanning the values: readable labels on a log axis of minutes."""
+    """1-2-5 ticks spanning the values: readable labels on a log axis of minutes (from 0.01).
+
+    The decades are counted, not looped over until a product passes the top, so any value (1e308, whose
+    product with 10 is infinite) gives a short list; the data loader keeps such values out anyway."""
     low, high = float(values.min()), float(values.max())
-    ticks, decade = [], 0.01
-    while decade <= high * 10:
-        ticks += [m * decade for m in (1, 2, 5) if low / 1.5 <= m * decade <= high * 1.5]
-        decade *= 10
-    return [round(t, 2) for t in ticks]
+    if not (math.isfinite(low) and math.isfinite(high) and 0 < low <= high):
+        return []
+    first = max(-2, math.floor(math.log10(low / 1.5)))
+    last = min(math.ceil(math.log10(high) + 1), first + 30, 300)  # at most 30 decades, 10.0**last finite
+    ticks = [m * 10.0 ** e for e in range(first, last + 1) for m in (1, 2, 5)]
+    return [round(t, 2) for t in ticks if low / 1.5 <= t <= high * 1.5]
 
 
 def minutes_axis(lang: Language, values: pd.Series, title: str | None = None, field_name: str = "score_minutes",
