@@ -1,7 +1,7 @@
 """CSV files the site offers for download, safe to open in a spreadsheet.
 
-A text cell that starts with "=", "+", "-", "@", a tab or a carriage return is a formula to Excel, LibreOffice
-and Google Sheets (`=HYPERLINK(...)` in a submitter's name would be a live link, or worse). Such a cell is
+A text cell that starts with "=", "+", "-", "@", a tab or a carriage return is a formula to spreadsheet
+programs (`=HYPERLINK(...)` in a submitter's name would be a live link, or worse). Such a cell is
 neutralized as OWASP recommends: a single quote is put before it and the cell is quoted. Only text is
 touched: a number column's -1.5 stays a number.
 """
