@@ -39,6 +39,9 @@ class SiteError(Exception):
         self.problems = [problems] if isinstance(problems, Problem) else list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
 
+    def __reduce__(self):  # from a worker process: the problems, not the message split into characters
+        return type(self), (self.problems,)
+
 
 def display_path(path: Path | str, root: Path | None = None) -> str:
     """A path as the user typed it: relative to the project root where possible."""

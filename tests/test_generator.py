@@ -356,3 +356,14 @@ def test_a_language_without_a_content_folder_builds_with_a_warning_and_fails_wit
     assert (tmp_path / "out/de/articles/index.html").read_text().count('<li lang="en"') >= 1
     strict = build(plain_site, tmp_path / "strict", "--strict")
     assert strict.exit_code == 1 and "content/de: error: no content folder for language 'de'" in strict.stderr
+
+
+def test_a_site_error_survives_the_trip_from_a_worker_process():
+    """Workers send problems back by pickle: the problems, not the message taken apart character by character."""
+    import pickle
+
+    from site_builder.errors import Problem, SiteError
+
+    error = SiteError([Problem("broken", "content/en/x.md", 3, 4, "fix it"), Problem("also", severity="warning")])
+    again = pickle.loads(pickle.dumps(error))
+    assert again.problems == error.problems and str(again) == str(error)
