@@ -242,6 +242,11 @@ def load_article(path: Path, lang: str, problems: Collector, root: Path | None =
         elif expected is str and not value.strip() and not (key == "summary" and meta.get("draft") is True):
             # A draft (`site-builder new article`) may wait for its summary; it is not published.
             problems.error(f"front matter '{key}' is empty", shown, line)
+        elif any(isinstance(text, str) and "{{<" in text for text in (value if isinstance(value, list) else [value])):
+            # Front matter is shown as it is (titles, feeds, <meta>): a shortcode would be published as typed.
+            source = front_lines[line - 2] if 2 <= line < len(front_lines) + 2 else ""
+            problems.error(f"a shortcode in front matter '{key}' is not run; shortcodes go in the article body only",
+                           shown, line, source.find("{{<") + 1 if "{{<" in source else None)
     for key, (_, required) in FRONT_MATTER.items():
         if required and key not in meta:
             problems.error(f"missing front matter key '{key}'", shown, 1)

@@ -19,7 +19,7 @@ import nh3
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
-from markdown_it.rules_inline import StateInline
+from markdown_it.rules_inline import StateInline, html_inline, image
 from markdown_it.token import Token
 from mdit_py_plugins.anchors import anchors_plugin
 from mdit_py_plugins.footnote import footnote_plugin
@@ -242,6 +242,17 @@ def _bounded_linkify(state: StateInline, silent: bool) -> bool:
     return True
 
 
+def _located(rule):
+    """An inline rule whose token remembers where it starts (for a problem's column)."""
+    def located(state: StateInline, silent: bool) -> bool:
+        start = state.pos
+        found = rule(state, silent)
+        if found and not silent:  # its one token, after any pending text the rule flushed
+            state.tokens[-1].meta = {**(state.tokens[-1].meta or {}), "pos": start}
+        return found
+    return located
+
+
 class _HeadingSlugs:
     """Heading ids from python-slugify (Vietnamese transliterates), made unique here with a counter:
     the plugin's own de-duplication tries -1, -2, ... one by one (quadratic over many equal headings)."""
@@ -277,6 +288,8 @@ def _make_parser() -> MarkdownIt:
            slug_func=slugs)
     md.core.ruler.before("anchor", "reset_heading_slugs", slugs.reset)
     md.inline.ruler.before("text", "shortcode", _shortcode_inline)
+    md.inline.ruler.at("image", _located(image))
+    md.inline.ruler.at("html_inline", _located(html_inline))
     md.block.ruler.before("paragraph", "shortcode_block", _chart_block,
                           {"alt": ["paragraph", "reference", "blockquote", "list"]})
     md.core.ruler.push("heading_link_class", _heading_link_class)
@@ -353,16 +366,59 @@ class Locator:
         return self.first_line + line, col + 1
 
 
+_IMAGE_HINT = ("the site keeps no images of articles: write the point in words, or ask for a chart; a remote "
+               "image would be blocked by the page's Content-Security-Policy (img-src 'self') and the site "
+               "works offline")
+_RAW_IMG = re.compile(r"<img[\s/>]", re.IGNORECASE)
+_RAW_A_OPEN, _RAW_A_CLOSE = re.compile(r"<a[\s>]", re.IGNORECASE), re.compile(r"</a\s*>", re.IGNORECASE)
+
+
+def _inside(tokens: list[Token]):
+    """Every token of an image's alt text, nested images included."""
+    for token in tokens:
+        yield token
+        yield from _inside(token.children or [])
+
+
 def _collect(tokens: list[Token], body: str, first_line: int, shown: str, problems: Collector) -> list[Shortcode]:
-    """Give each shortcode token its Shortcode (index, arguments, place); report bad ones."""
+    """Give each shortcode token its Shortcode (index, arguments, place); report bad ones.
+
+    A shortcode where it cannot work is an error: in link text (a figure and a claim are links themselves,
+    and a link in a link is invalid HTML) or in an image's alt text. Images are refused (nh3 would drop
+    them silently)."""
     locator, found = Locator(body, first_line), []
     known = "known shortcodes: " + ", ".join(KNOWN_SHORTCODES.values())
+    source = body.split("\n")
     for block in tokens:
         if block.type == "shortcode_block":
-            line, col = first_line + block.map[0], body.split("\n")[block.map[0]].find("{{<") + 1
+            line, col = first_line + block.map[0], source[block.map[0]].find("{{<") + 1
             _add(block, line, col, True, found, shown, problems, known)
+        elif block.type == "html_block" and _RAW_IMG.search(block.content):
+            row = next((i for i in range(block.map[0], block.map[1]) if _RAW_IMG.search(source[i])), block.map[0])
+            problems.error("an <img> in an article is not published", shown, first_line + row,
+                           _RAW_IMG.search(source[row]).start() + 1 if _RAW_IMG.search(source[row]) else None,
+                           hint=_IMAGE_HINT)
+        in_link = 0
         for child in (block.children or []) if block.type == "inline" else []:
-            if child.type == "shortcode":
+            if child.type == "link_open" or (child.type == "html_inline" and _RAW_A_OPEN.match(child.content)):
+                in_link += 1
+            elif child.type == "link_close" or (child.type == "html_inline" and _RAW_A_CLOSE.match(child.content)):
+                in_link = max(in_link - 1, 0)
+            elif child.type == "image":
+                line, col = locator.place(block, child.meta["pos"], "![")
+                problems.error(f"an image ('{child.attrGet('src')}') in an article is not published", shown,
+                               line, col, hint=_IMAGE_HINT)
+                for name in {t.meta["name"] for t in _inside(child.children or []) if t.type == "shortcode"}:
+                    problems.error(f"shortcode '{name}' in an image's alt text is not run; no shortcode may "
+                                   "stand in alt text", shown, line, col)
+            elif child.type == "html_inline" and _RAW_IMG.match(child.content):
+                problems.error("an <img> in an article is not published", shown,
+                               *locator.place(block, child.meta["pos"], child.content), hint=_IMAGE_HINT)
+            elif child.type == "shortcode" and in_link:
+                problems.error(f"shortcode '{child.meta['name'] or '?'}' inside link text is not allowed: a figure "
+                               "or claim is a link itself and links cannot nest; put it outside the link", shown,
+                               *locator.place(block, child.meta["pos"], child.meta["raw"]))
+            elif child.type == "shortcode":
                 line, col = locator.place(block, child.meta["pos"], child.meta["raw"])
                 _add(child, line, col, False, found, shown, problems, known)
             elif child.type == "shortcode_unclosed":

@@ -494,3 +494,45 @@ def test_source_date_epoch_takes_ascii_digits_only(mini_site, tmp_path, monkeypa
     assert catalogs._now().year >= 2026  # the clock, not a traceback
     lines = fails(mini_site, tmp_path / "out")
     assert f"error: SOURCE_DATE_EPOCH={epoch!r} is not a Unix timestamp" in lines, lines
+
+
+# Shortcodes where they cannot work, and images -----------------------------------------------------
+
+@pytest.mark.parametrize("link", ["[see {{< claim some-id >}}](https://x)",
+                                  '<a href="https://x">see {{< claim some-id >}}</a>'])
+def test_a_shortcode_in_link_text_is_an_error_not_a_link_in_a_link(mini_site, tmp_path, link):
+    edit(mini_site / HELLO, "Some text", f"I {link} text")
+    lines = fails(mini_site, tmp_path / "out")
+    col = len("I ") + link.index("{{<") + 1
+    assert any(line.startswith(f"{HELLO}:11:{col}: error: shortcode 'claim' inside link text is not allowed")
+               for line in lines), lines
+
+
+@pytest.mark.parametrize("key, old", [("title", '"Hello, round"'), ("summary", '"A short test article."'),
+                                      ("tags", '["mlperf"]')])
+def test_a_shortcode_in_front_matter_is_an_error_not_published_as_typed(mini_site, tmp_path, key, old):
+    written = f'{key}: ["x {{{{< lit y >}}}}"]' if key == "tags" else f'{key}: "x {{{{< lit y >}}}}"'
+    edit(mini_site / HELLO, f"{key}: {old}", written)
+    lines = fails(mini_site, tmp_path / "out")
+    line, col = {"title": 2, "summary": 4, "tags": 6}[key], written.index("{{<") + 1
+    assert (f"{HELLO}:{line}:{col}: error: a shortcode in front matter '{key}' is not run; shortcodes go in the "
+            "article body only") in lines, lines
+
+
+@pytest.mark.parametrize("image", ["![a chart](img/x.png)", "![a chart](https://example.org/x.png)",
+                                   '<img src="img/x.png" alt="a chart">'])
+def test_an_image_is_refused_with_an_error_never_dropped_silently(mini_site, tmp_path, image):
+    (mini_site / "content/en/img").mkdir()
+    (mini_site / "content/en/img/x.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    edit(mini_site / HELLO, "Some text", f"See {image} text")
+    lines = fails(mini_site, tmp_path / "out")
+    assert any(line.startswith(f"{HELLO}:11:5: error: an ") and "in an article is not published" in line
+               for line in lines), lines
+    assert any("img-src 'self'" in line for line in lines), lines
+
+
+def test_a_shortcode_in_alt_text_is_named(mini_site, tmp_path):
+    edit(mini_site / HELLO, "Some text", "![{{< claim some-id >}}](x.png) text")
+    lines = fails(mini_site, tmp_path / "out")
+    assert (f"{HELLO}:11:1: error: shortcode 'claim' in an image's alt text is not run; no shortcode may stand "
+            "in alt text") in lines, lines

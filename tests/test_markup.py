@@ -80,11 +80,22 @@ def test_good_links_stay():
 def test_raw_html_is_sanitized_no_style_no_foreign_class_no_script():
     html = render_markdown('<p style="position:fixed">a</p>\n\n<table><tr><td style="position:fixed" '
                            'class="skip align-right">b</td></tr></table>\n\n<script>alert(1)</script>'
-                           '<img src=x onerror=alert(1)> <abbr title="Reference convergence points">RCP</abbr>')
+                           '<svg onload=alert(1)></svg><sub onerror=alert(1)>1</sub> '
+                           '<abbr title="Reference convergence points">RCP</abbr>')
     assert "style" not in html and "skip" not in html and "<script" not in html and "onerror" not in html
+    assert "<svg" not in html and "onload" not in html  # an <img> is an error of its own (test_hostile_inputs)
     assert '<td class="align-right">b</td>' in html
     assert '<abbr title="Reference convergence points">RCP</abbr>' in html  # raw HTML is on, then sanitized
 
+
+
+def test_an_image_in_any_form_is_an_error_at_its_place_never_dropped():
+    found = _problems("Text\n\n<div>\n  <img src=a.png alt=a>\n</div>\n\n> ![b](b.png) and <IMG src=c>\n")
+    assert [line.split("\n")[0] for line in found] == [
+        "a.md:4:3: error: an <img> in an article is not published",
+        "a.md:7:3: error: an image ('b.png') in an article is not published",
+        "a.md:7:19: error: an <img> in an article is not published"]
+    assert _problems("`![b](b.png)`") == []
 
 def test_writers_cannot_forge_markers():
     assert "<!--" not in render_markdown("<!--sc:0--> <!--chart:x-->")
