@@ -1,6 +1,7 @@
 """Static renderings with vl-convert (no browser, no network): chart SVG and PNG, Open Graph cards.
 
-Renderings are cached on disk by the hash of their spec, so a rebuild only renders what changed.
+Renderings are cached on disk by the hash of their spec, so a rebuild only renders what changed. Each is
+sealed (`assets.seal`) and checked before use: one that does not check out is rendered again.
 """
 
 from __future__ import annotations
