@@ -102,6 +102,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     config = load_config(root, base_url)
     out_dir = out_dir if out_dir is not None else root / "_site"
     cache_limit = assets.cache_limit()
+    assets.open_cache()
     cache_state = _folder_mtime(assets.cache_dir() / "renders")  # an entry added changes it (a use does not)
     # Before reading anything: an edit made while the build runs counts as a change for the next one.
     data_print = cache.files_fingerprint(config.data_dir)

@@ -3,8 +3,9 @@
 An entry's key is a hash of everything the value is made from, including this package's own source and the
 versions of the libraries that shape the value, so an entry is never stale: it is found or it is not. Entries
 live beside the renderings in the user's cache folder (`assets.cache_dir()`), share their size bound and LRU
-trimming, and go with `site-builder cache clear`. Each entry carries a checksum of its payload: a corrupt or
-truncated entry is ignored (and then rebuilt), never trusted.
+trimming, and go with `site-builder cache clear`. Each entry is sealed with the cache's secret key
+(`assets.seal`): a corrupt or truncated entry, or one written by anyone without the key, is ignored (and then
+rebuilt), never unpickled.
 """
 
 from __future__ import annotations
@@ -17,9 +18,7 @@ import pickle
 from importlib import metadata
 from pathlib import Path
 
-from site_builder.assets import cache_dir, store
-
-_CHECK = 32  # bytes of the sha256 checksum in front of each entry's payload
+from site_builder.assets import cache_dir, store, unseal
 
 
 @functools.cache
@@ -86,8 +85,8 @@ def load(kind: str, entry_key: str):
         raw = path.read_bytes()
     except OSError:
         return None
-    payload = raw[_CHECK:]
-    if len(raw) < _CHECK or hashlib.sha256(payload).digest() != raw[:_CHECK]:
+    payload = unseal(raw)
+    if payload is None:
         return None
     try:
         value = pickle.loads(payload)
@@ -101,4 +100,4 @@ def load(kind: str, entry_key: str):
 def save(kind: str, entry_key: str, value) -> None:
     """Keep a value (best effort: a cache that cannot be written only makes the next build slower)."""
     payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    store(_path(kind, entry_key), hashlib.sha256(payload).digest() + payload)
+    store(_path(kind, entry_key), payload)

@@ -153,6 +153,7 @@ def _unchanged_build(root: Path, out: Path | None, base_url: str | None, strict:
     started = time.perf_counter()
     config = load_config(root, base_url)
     assets.cache_limit()  # a bad SITE_BUILDER_CACHE_MAX_MB is an error, as in a full build
+    assets.open_cache()  # and so is a cache folder that is not site-builder's
     out_dir = out if out is not None else root / "_site"
     previous = uptodate.previous_report(uptodate.inputs_fingerprint(config, out_dir, strict), out_dir)
     return None if previous is None else SimpleNamespace(**previous, seconds=time.perf_counter() - started)
@@ -490,8 +491,12 @@ def cache_info() -> None:
 def cache_clear() -> None:
     """Delete every cached file. Always safe: the next build renders them again."""
     from site_builder.assets import cache_dir, clear_cache
+    from site_builder.errors import SiteError
 
-    size, count = clear_cache()
+    try:
+        size, count = clear_cache()
+    except SiteError as error:
+        _fail(error, "cache clear failed", "; nothing was removed")
     click.echo(f"removed {count} file{'s' if count != 1 else ''} ({size / 1e6:.1f} MB) from {cache_dir()}")
 
 

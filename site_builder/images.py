@@ -1,6 +1,7 @@
 """Static renderings with vl-convert (no browser, no network): chart SVG and PNG, Open Graph cards.
 
-Renderings are cached on disk by the hash of their spec, so a rebuild only renders what changed.
+Renderings are cached on disk by the hash of their spec, so a rebuild only renders what changed. Each is
+sealed (`assets.seal`) and checked before use: one that does not check out is rendered again.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import os
 import textwrap
 from pathlib import Path
 
-from site_builder.assets import cache_dir, store
+from site_builder.assets import MAC_SIZE, cache_dir, is_entry, store, unseal
 from site_builder.output import FromFile
 
 STATIC_WIDTH = 640  # "container" width has no meaning outside a page
@@ -32,8 +33,10 @@ def _cache_path(kind: str, spec: dict) -> Path:
 def _lookup(kind: str, spec: dict) -> bytes | None:
     path = _cache_path(kind, spec)
     try:
-        content = path.read_bytes()
+        content = unseal(path.read_bytes())
     except OSError:  # not cached yet, or evicted by a concurrent build a moment ago
+        return None
+    if content is None:  # damaged, or not written by site-builder: rendered again
         return None
     with contextlib.suppress(OSError):
         os.utime(path)  # recently used renderings are evicted last
@@ -88,18 +91,16 @@ def stored_task(_shared, task: Task):
     """`render_task`, answering with the rendering's file in the cache rather than its bytes (a task of
     `parallel.run`: thousands of cards need not travel between processes, nor sit in memory together)."""
     content = render_task(_shared, task)
-    path = _cache_path(*_entry(task))
-    return FromFile(str(path)) if path.is_file() else content  # a cache that cannot be written: the bytes
+    return stored_rendering(task) or content  # a cache that cannot be written: the bytes
 
 
 def stored_rendering(task: Task):
-    """The cached rendering as a FromFile, or None (its use is noted, for the LRU trimming)."""
-    path = _cache_path(*_entry(task))
-    try:
-        os.utime(path)
-    except OSError:
+    """The cached rendering as a FromFile, or None when it is not cached or does not check out (its use is
+    noted, for the LRU trimming)."""
+    kind, spec = _entry(task)
+    if _lookup(kind, spec) is None:
         return None
-    return FromFile(str(path))
+    return FromFile(str(_cache_path(kind, spec)), skip=MAC_SIZE)
 
 
 class RenderFailure(str):
@@ -160,7 +161,7 @@ def trim_render_cache(limit: int) -> int:
     files = []
     try:
         with os.scandir(folder) as entries:
-            for entry in entries:
+            for entry in filter(is_entry, entries):  # only what site-builder writes there
                 with contextlib.suppress(OSError):  # evicted by a concurrent build meanwhile
                     stat = entry.stat(follow_symlinks=False)
                     files.append((stat.st_mtime_ns, entry.name, stat.st_size))

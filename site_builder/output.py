@@ -48,6 +48,7 @@ class FromFile:
 
     path: str
     owned: bool = False
+    skip: int = 0  # bytes in front of the content (a cache entry's seal, see `assets.seal`)
 
 
 def spool_folder(out_dir: Path) -> Path:
@@ -245,7 +246,7 @@ def _same_bytes(path: Path | str, content: bytes | FromFile) -> bool:
         if not stat.S_ISREG(status.st_mode):
             return False
         if isinstance(content, FromFile):
-            if os.stat(content.path).st_size != status.st_size:
+            if os.stat(content.path).st_size - content.skip != status.st_size:
                 return False
             content = _read(content)
         if status.st_size != len(content):
@@ -391,6 +392,7 @@ def _write_file(path: str, content: bytes | FromFile) -> None:
 def _read(content: FromFile) -> bytes:
     try:
         with open(content.path, "rb") as stream:
+            stream.seek(content.skip)
             return stream.read()
     except FileNotFoundError:
         raise SiteError(Problem("a rendering left the build cache during the build (another build trimming it?); "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
+import io
 import posixpath
 from collections.abc import Sequence
 from pathlib import Path
@@ -10,6 +10,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import escape
 
+from site_builder import assets
 from site_builder.errors import Problem, SiteError
 from site_builder.i18n import Language
 from site_builder.theme import PACKAGED
@@ -45,24 +46,26 @@ def _url(context, target: str) -> str:
     return relative_url(context["page"].path, target)
 
 
-class TemplateCache(jinja2.FileSystemBytecodeCache):
+class TemplateCache(jinja2.BytecodeCache):
     """Compiled templates kept between builds in `folder` (Jinja checks each against its source's hash).
-    Best effort: a corrupt entry is compiled again, a cache that cannot be written only costs time."""
+    Compiled code is code: each entry is sealed with the cache's key (`assets.seal`) and one that does not
+    check out is compiled again, never loaded. Best effort: a cache that cannot be written only costs time."""
 
     def __init__(self, folder: Path) -> None:
-        with contextlib.suppress(OSError):
-            folder.mkdir(parents=True, exist_ok=True)
-        super().__init__(str(folder), "%s.jinja")
+        self.folder = folder
 
     def load_bytecode(self, bucket) -> None:
         try:
-            super().load_bytecode(bucket)
-        except Exception:  # noqa: BLE001 - a damaged entry: compile the template again
+            content = assets.unseal((self.folder / f"{bucket.key}.jinja").read_bytes())
+            if content is not None:
+                bucket.load_bytecode(io.BytesIO(content))
+        except Exception:  # noqa: BLE001 - missing or damaged: compile the template again
             bucket.reset()
 
     def dump_bytecode(self, bucket) -> None:
-        with contextlib.suppress(OSError):
-            super().dump_bytecode(bucket)
+        stream = io.BytesIO()
+        bucket.write_bytecode(stream)
+        assets.store(self.folder / f"{bucket.key}.jinja", stream.getvalue())
 
 
 def environment(template_dirs: Sequence[Path], lang: Language, globals_: dict, filters: dict | None = None,

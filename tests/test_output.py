@@ -574,11 +574,12 @@ def test_the_cache_lives_outside_the_project_in_the_user_cache(monkeypatch, tmp_
 def test_the_least_recently_used_renderings_are_evicted_first(cache):
     renders = cache / "renders"
     renders.mkdir(parents=True)
-    for age, name in enumerate(["newest.svg", "newer.png", "old.svg", "oldest.png"]):
+    newest, newer, old, oldest = ("1" * 64 + ".svg", "2" * 64 + ".png", "3" * 64 + ".svg", "4" * 64 + ".png")
+    for age, name in enumerate([newest, newer, old, oldest]):
         (renders / name).write_bytes(b"x" * 1000)
         os.utime(renders / name, (1_700_000_000 - age * 60,) * 2)
     assert images.trim_render_cache(2500) == 2000
-    assert sorted(p.name for p in renders.iterdir()) == ["newer.png", "newest.svg"]
+    assert sorted(p.name for p in renders.iterdir()) == [newest, newer]
     assert images.trim_render_cache(2500) == 0
     assert images.trim_render_cache(0) == 2000 and list(renders.iterdir()) == []
 
@@ -614,15 +615,16 @@ def test_clearing_the_cache_is_safe_and_the_output_is_byte_identical(mini_site, 
     (cache / "notes.txt").write_text("not ours")
     result = CliRunner().invoke(main, ["cache", "clear"])
     assert result.exit_code == 0 and result.output.startswith("removed ") and f"from {cache}" in result.output
-    assert sorted(p.name for p in cache.iterdir()) == ["notes.txt", "renders"]
+    assert sorted(p.name for p in cache.iterdir()) == ["CACHEDIR.TAG", "cache.key", "notes.txt", "renders"]
     assert list((cache / "renders").iterdir()) == []
     build_site(mini_site, tmp_path / "cleared")
     assert snapshot(tmp_path / "warm") == snapshot(tmp_path / "cleared")
 
 
 def test_cache_info_prints_location_size_and_limit(cache, monkeypatch):
+    assert assets.secret() is not None  # a cache site-builder made
     (cache / "renders").mkdir(parents=True)
-    (cache / "renders" / "a.svg").write_bytes(b"x" * 1_500_000)
+    (cache / "renders" / ("a" * 64 + ".svg")).write_bytes(b"x" * 1_500_000)
     (cache / "vega-bundle-1.0.js").write_bytes(b"x" * 500_000)
     monkeypatch.setenv("SITE_BUILDER_CACHE_MAX_MB", "50")
     result = CliRunner().invoke(main, ["cache", "info"])
