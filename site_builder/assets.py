@@ -64,12 +64,30 @@ def _ours(folder: Path) -> bool:
         return False
 
 
+def _earlier_cache(folder: Path) -> bool:
+    """A cache an earlier site-builder made, before the tag: nothing but its bundle and its renders/ entries.
+    It is taken over (tagged); its unsigned entries are never trusted, only made again."""
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name == "renders" and entry.is_dir(follow_symlinks=False):
+                    with os.scandir(entry.path) as renders:
+                        if not all(is_entry(item) for item in renders):
+                            return False
+                elif not (re.fullmatch(r"vega-bundle-[\w.+-]+\.(?:js|tmp)", entry.name)
+                          and entry.is_file(follow_symlinks=False)):
+                    return False
+    except OSError:
+        return False
+    return True
+
+
 def open_cache() -> None:
     """Refuse a SITE_BUILDER_CACHE that holds something and is not a cache site-builder made (a mistyped
     path, say the home folder): the build would otherwise write and trim in it."""
     folder = cache_dir()
     try:
-        foreign = any(folder.iterdir()) and not _ours(folder)
+        foreign = any(folder.iterdir()) and not _ours(folder) and not _earlier_cache(folder)
     except OSError:  # missing or unreadable: made when needed, or the build goes without
         return
     if foreign:
@@ -100,7 +118,7 @@ def secret() -> bytes | None:
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         if not _ours(folder):
-            if any(folder.iterdir()):
+            if any(folder.iterdir()) and not _earlier_cache(folder):
                 return None  # see open_cache
             (folder / TAG_NAME).write_bytes(TAG)
         folder_status = folder.stat()

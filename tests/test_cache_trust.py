@@ -114,6 +114,7 @@ def test_a_folder_that_is_not_a_cache_is_refused_and_left_alone(mini_site, tmp_p
     (home / "renders").mkdir(parents=True)
     (home / "renders" / ("a" * 64 + ".svg")).write_text("someone's file with a cache-like name")
     (home / "vega-bundle-1.js").write_text("someone's script")
+    (home / "notes.txt").write_text("a file site-builder never writes: this is not a cache")
     before = sorted(str(p.relative_to(home)) for p in home.rglob("*"))
     monkeypatch.setenv("SITE_BUILDER_CACHE", str(home))
     for command in (["build", "--root", str(mini_site), "--out", str(tmp_path / "out")], ["cache", "clear"]):
@@ -123,3 +124,20 @@ def test_a_folder_that_is_not_a_cache_is_refused_and_left_alone(mini_site, tmp_p
         assert "Traceback" not in result.output
     assert sorted(str(p.relative_to(home)) for p in home.rglob("*")) == before
     assert not (tmp_path / "out").exists()
+
+
+def test_a_cache_an_earlier_version_made_is_taken_over_without_trusting_it(mini_site, tmp_path, monkeypatch):
+    """Before the tag, a cache held only renders/ entries and the bundle: it is tagged and used, and its unsigned
+    entries are made again (a garbled bundle from then does not reach the site)."""
+    import vl_convert
+
+    old = tmp_path / "old-cache"
+    (old / "renders").mkdir(parents=True)
+    (old / "renders" / ("b" * 64 + ".svg")).write_text("<svg>an unsigned rendering</svg>")
+    (old / f"vega-bundle-{vl_convert.__version__}.js").write_text("garbled();")
+    monkeypatch.setenv("SITE_BUILDER_CACHE", str(old))
+    result = CliRunner().invoke(main, ["build", "--root", str(mini_site), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert (old / "CACHEDIR.TAG").is_file()
+    bundles = [p.read_text() for p in (tmp_path / "out/assets").glob("vega.*.js")]
+    assert len(bundles) == 1 and "garbled();" not in bundles[0] and "vegaEmbed" in bundles[0]
