@@ -6,7 +6,9 @@ import contextlib
 import csv
 import io
 import json
+import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -233,6 +235,57 @@ def test_unreadable_log_leaves_the_result_unscored(tmp_path):
     assert row["score_minutes"] == "" and row["score_source"].startswith("not computed: unreadable log result_3.txt")
     assert messages(report)[0].startswith("Acme/results/acme_2x8/llama2_70b_lora: warning: result not scored: "
                                           "unreadable log result_3.txt")
+
+
+def _fifo(path: Path) -> None:
+    path.unlink()
+    os.mkfifo(path)
+
+
+def _dev_zero(path: Path) -> None:
+    path.unlink()
+    path.symlink_to("/dev/zero")
+
+
+def _huge(path: Path) -> None:
+    with path.open("wb") as handle:  # sparse: 1 GB without a newline, no disk used
+        handle.truncate(1024 ** 3)
+
+
+def _outside(path: Path) -> None:
+    elsewhere = path.parents[6] / "elsewhere.txt"
+    elsewhere.write_bytes(path.read_bytes())
+    path.unlink()
+    path.symlink_to(elsewhere)
+
+
+@pytest.mark.parametrize("spoil, reason", [
+    (_fifo, "is not a regular file"), (_dev_zero, "is a symlink to /dev/zero, outside the repository"),
+    (_huge, "is 1073741824 bytes; the limit is 67108864"), (_outside, "outside the repository")])
+def test_a_fifo_dev_zero_huge_or_outside_log_is_refused_by_name_without_reading(tmp_path, spoil, reason):
+    folder = make_result(tmp_path / "out" / "repo")
+    spoil(folder / "result_3.txt")
+    data = project(tmp_path / "p") / "data"
+    # a subprocess with a timeout: before the fix, the FIFO and /dev/zero made ingest never return
+    result = subprocess.run([sys.executable, "-m", "site_builder", "ingest", str(tmp_path / "out" / "repo"),
+                             "--round", "v5.1", "--root", str(tmp_path / "p"), "--out", "-"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert ("Acme/results/acme_2x8/llama2_70b_lora: warning: result not scored: unreadable log result_3.txt"
+            in result.stderr) and reason in result.stderr
+    [row] = csv.DictReader(io.StringIO(result.stdout))
+    assert row["score_minutes"] == "" and reason in row["score_source"]
+    assert data.is_dir()
+
+
+def test_a_system_description_that_is_dev_zero_is_refused(tmp_path):
+    make_result(tmp_path)
+    description = tmp_path / "Acme" / "systems" / "acme_2x8.json"
+    description.unlink()
+    description.symlink_to("/dev/zero")
+    report = ingest_results(tmp_path, "v5.1", HARDWARE)
+    assert ("Acme/systems/acme_2x8.json: warning: unreadable system description: acme_2x8.json is a symlink "
+            "to /dev/zero, outside the repository; refusing to read it") in messages(report)
 
 
 def test_a_log_without_mllog_lines_counts_as_a_failed_run(tmp_path):
