@@ -214,6 +214,8 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
                                {lang.code: lang for lang in languages}, (site_key, listing_key))
         stage(3, "writing the site")
         written = output.write_site(files, out_dir, background_removal=True)
+    except _CannotSpool as error:
+        raise SiteError(Problem(f"cannot write the site: {error}", out_dir.as_posix())) from None
     finally:
         shutil.rmtree(spool, ignore_errors=True)
     report = BuildReport(out_dir, config.languages, len([p for p in site_pages if not p.path.startswith("embed/")]),
@@ -329,6 +331,10 @@ def _add_pages(reuse: _Reuse, site_pages: list[pages.Page], envs: dict, config: 
         raise SiteError(render.merge_page_problems(problems.problems))
 
 
+class _CannotSpool(Exception):
+    """A page could not be written to the spool (no space left, an I/O error); the message is the system's."""
+
+
 def _render_page(shared: tuple[list[pages.Page], dict, SiteConfig, Path],
                  index: int) -> tuple[output.FromFile | None, list[Problem]]:
     """One page's HTML in a spool file, or its problems (a task of `parallel.run`)."""
@@ -341,7 +347,10 @@ def _render_page(shared: tuple[list[pages.Page], dict, SiteConfig, Path],
     except SiteError as error:
         return None, error.problems
     path = spool / f"{index}.html"
-    path.write_bytes(html.encode("utf-8"))
+    try:
+        path.write_bytes(html.encode("utf-8"))
+    except OSError as error:  # a full disk: build_site reports it at the output folder, not as a traceback
+        raise _CannotSpool(error.strerror or str(error)) from None
     return output.FromFile(str(path), owned=True), []
 
 

@@ -414,17 +414,36 @@ def chart(chart_id: str, language: str, form: str, output: Path | None, width: i
               help="Project folder holding site.toml (its data/accelerators.csv names the accelerators).")
 def ingest(path: Path, round_name: str, out: Path | None, ruleset: str | None, strict: bool, root: Path) -> None:
     """Score a results repository in the official MLCommons training layout (PATH) into a results CSV."""
-    from site_builder.config import load_config
+    import stat
+    import tempfile
+
+    from site_builder.config import _ROUND, load_config
     from site_builder.errors import Problem, SiteError
     from site_builder.hardware import load_hardware
     from site_builder.ingest import ingest_results
 
+    if not _ROUND.match(round_name):  # it names a folder: '../../x' would write outside the project
+        _fail(SiteError(Problem(f"--round {round_name!r} is not 'v' and two numbers, as in site.toml (v5.1)")),
+              "ingest failed", "; nothing was read")
     try:
         config = load_config(root)
         hardware = load_hardware(config.data_dir, root)
     except SiteError as error:
         _fail(error, "ingest failed", "; nothing was written")
     out = out or config.data_dir / "rounds" / round_name / "results.csv"
+    if str(out) != "-":  # only a regular file is replaced: never a folder, a device, a FIFO or a symlink
+        try:
+            mode = os.lstat(out).st_mode
+        except FileNotFoundError:
+            mode = None
+        except OSError as error:
+            _fail(SiteError(Problem(f"cannot write: {error.strerror or error}", str(out))), "ingest failed",
+                  "; nothing was read")
+        if mode is not None and not stat.S_ISREG(mode):
+            kind = ("a symlink" if stat.S_ISLNK(mode) else "a folder" if stat.S_ISDIR(mode)
+                    else "a device, FIFO or socket")
+            _fail(SiteError(Problem(f"--out is {kind}, not a regular file; refusing to replace it", str(out))),
+                  "ingest failed", "; nothing was read")
     with contextlib.ExitStack() as stack:
         bar = None
 
@@ -450,12 +469,20 @@ def ingest(path: Path, round_name: str, out: Path | None, ruleset: str | None, s
     if str(out) == "-":
         sys.stdout.write(report.csv_text)
     else:
-        try:  # beside the target, then renamed: an interrupted run leaves the previous file whole
+        temporary = None
+        try:  # a new file beside the target, then renamed: an interrupted run leaves the previous file whole
             out.parent.mkdir(parents=True, exist_ok=True)
-            temporary = out.with_name(f".{out.name}.tmp")
-            temporary.write_text(report.csv_text, encoding="utf-8", newline="")
-            temporary.replace(out)
+            handle, temporary = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+            with open(handle, "w", encoding="utf-8", newline="") as file:
+                file.write(report.csv_text)
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(temporary, 0o666 & ~umask)  # as a file made by open(), not mkstemp's 0600
+            os.replace(temporary, out)
         except OSError as error:
+            if temporary is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary)
             _fail(SiteError(Problem(f"cannot write: {error.strerror or error}", str(out))), "ingest failed", "")
     failed, count, warnings = len(report.failed), len(report.rows), len(report.problems)
     click.echo(f"wrote {'standard output' if str(out) == '-' else out}: {count} result{'s' if count != 1 else ''}, "

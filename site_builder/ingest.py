@@ -24,7 +24,9 @@ import io
 import json
 import logging
 import math
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -34,6 +36,9 @@ from site_builder.errors import Problem, SiteError
 from site_builder.hardware import Hardware
 
 USAGE = "training"
+# A run log is a few MB (the largest published ones under 20 MB); one over this is refused, not read.
+LOG_LIMIT = 64 * 1024 * 1024
+SMALL_LIMIT = 1024 * 1024  # a system description or scaling.json
 INSTALL_HINT = "pip install 'site-builder[ingest]'"
 
 # The system description's `status` (values allowed by mlperf_logging.system_desc_checker) -> our category.
@@ -151,6 +156,26 @@ def _why_not_counted(log: Path, messages: list[tuple[str | None, str]]) -> str:
     return said[0] if said else "not counted by result_summarizer"
 
 
+def _refusal(path: Path, repo: Path, limit: int) -> str | None:
+    """Why a file must not be read (it leaves the repository, is not a regular file or is too large), else None.
+
+    Checked before anything opens it, mlperf-logging included: a FIFO or a symlink to /dev/zero would
+    block or never end.
+    """
+    try:
+        target = path.resolve(strict=True)
+        if not target.is_relative_to(repo):
+            return f"{path.name} is a symlink to {target}, outside the repository; refusing to read it"
+        info = os.stat(target)
+    except (OSError, RuntimeError) as error:  # RuntimeError: a symlink loop
+        return f"{path.name} cannot be read: {getattr(error, 'strerror', None) or error}"
+    if not stat.S_ISREG(info.st_mode):
+        return f"{path.name} is not a regular file; refusing to read it"
+    if info.st_size > limit:
+        return f"{path.name} is {info.st_size} bytes; the limit is {limit}"
+    return None
+
+
 def _run_number(path: Path) -> tuple[int, str]:
     digits = re.sub(r"\D", "", path.stem)
     return (int(digits) if digits else -1, path.name)
@@ -200,8 +225,10 @@ def _system(org: Path, system: str, repo: Path, hardware: Hardware, problems: li
     path = org / "systems" / f"{system}.json"
     shown = path.relative_to(repo).as_posix()
     problem = None
-    if not path.is_file():
+    if not path.is_file() and not path.is_symlink():
         problem = Problem(f"no system description {shown}", shown, severity="warning")
+    elif refusal := _refusal(path, repo, SMALL_LIMIT):
+        problem = Problem(f"unreadable system description: {refusal}", shown, severity="warning")
     else:
         try:
             desc = json.loads(path.read_text(encoding="utf-8"))
@@ -222,7 +249,7 @@ def _system(org: Path, system: str, repo: Path, hardware: Hardware, problems: li
 
 
 def _score(folder: Path, benchmark: str, system: str, submitter: str, division: str, ruleset: str,
-           tools, shown: str, problems: list[Problem]) -> dict[str, str]:
+           tools, shown: str, problems: list[Problem], repo: Path) -> dict[str, str]:
     """Score one result directory with the official tools; raises _Failed with the reason."""
     summarizer = tools["summarizer"]
     if benchmark not in tools["allowed"](USAGE, ruleset):
@@ -232,12 +259,17 @@ def _score(folder: Path, benchmark: str, system: str, submitter: str, division: 
     if len(logs) < (required or 1):
         raise _Failed(f"{len(logs)} run log{'s' if len(logs) != 1 else ''} (result_*.txt), "
                       f"the rules require {required}")
-    for log in logs:
+    for log in logs:  # before mlperf-logging opens them: it would hang on a FIFO or /dev/zero
+        if refusal := _refusal(log, repo, LOG_LIMIT):
+            raise _Failed(f"unreadable log {refusal}")
         try:
             with log.open("rb") as handle:
                 handle.read(1)
         except OSError as error:
             raise _Failed(f"unreadable log {log.name}: {error.strerror or error}") from None
+    scaling = folder / "scaling.json"  # read by result_summarizer and rcp_checker
+    if (scaling.exists() or scaling.is_symlink()) and (refusal := _refusal(scaling, repo, SMALL_LIMIT)):
+        raise _Failed(f"unreadable {refusal}")
 
     if glob.escape(str(folder)) != str(folder):  # result_summarizer globs the folder's path as written
         raise _Failed("the path has a glob character ([, ], * or ?), which result_summarizer cannot read")
@@ -343,7 +375,7 @@ def ingest_results(repo: Path, round_name: str, hardware: Hardware, ruleset: str
                 raise _Failed(columns)
             row.update(columns)
             row.update(_score(bench_dir, benchmark, system, row["submitter"], row["division"], ruleset,
-                              tools, shown, problems))
+                              tools, shown, problems, repo))
             row["score_source"] = tool
         except _Failed as failure:
             row.update(score_minutes="", rcp_scaling_factor="", notes="; ".join(failure.notes),

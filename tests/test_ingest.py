@@ -6,7 +6,9 @@ import contextlib
 import csv
 import io
 import json
+import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -235,6 +237,57 @@ def test_unreadable_log_leaves_the_result_unscored(tmp_path):
                                           "unreadable log result_3.txt")
 
 
+def _fifo(path: Path) -> None:
+    path.unlink()
+    os.mkfifo(path)
+
+
+def _dev_zero(path: Path) -> None:
+    path.unlink()
+    path.symlink_to("/dev/zero")
+
+
+def _huge(path: Path) -> None:
+    with path.open("wb") as handle:  # sparse: 1 GB without a newline, no disk used
+        handle.truncate(1024 ** 3)
+
+
+def _outside(path: Path) -> None:
+    elsewhere = path.parents[6] / "elsewhere.txt"
+    elsewhere.write_bytes(path.read_bytes())
+    path.unlink()
+    path.symlink_to(elsewhere)
+
+
+@pytest.mark.parametrize("spoil, reason", [
+    (_fifo, "is not a regular file"), (_dev_zero, "is a symlink to /dev/zero, outside the repository"),
+    (_huge, "is 1073741824 bytes; the limit is 67108864"), (_outside, "outside the repository")])
+def test_a_fifo_dev_zero_huge_or_outside_log_is_refused_by_name_without_reading(tmp_path, spoil, reason):
+    folder = make_result(tmp_path / "out" / "repo")
+    spoil(folder / "result_3.txt")
+    data = project(tmp_path / "p") / "data"
+    # a subprocess with a timeout: before the fix, the FIFO and /dev/zero made ingest never return
+    result = subprocess.run([sys.executable, "-m", "site_builder", "ingest", str(tmp_path / "out" / "repo"),
+                             "--round", "v5.1", "--root", str(tmp_path / "p"), "--out", "-"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert ("Acme/results/acme_2x8/llama2_70b_lora: warning: result not scored: unreadable log result_3.txt"
+            in result.stderr) and reason in result.stderr
+    [row] = csv.DictReader(io.StringIO(result.stdout))
+    assert row["score_minutes"] == "" and reason in row["score_source"]
+    assert data.is_dir()
+
+
+def test_a_system_description_that_is_dev_zero_is_refused(tmp_path):
+    make_result(tmp_path)
+    description = tmp_path / "Acme" / "systems" / "acme_2x8.json"
+    description.unlink()
+    description.symlink_to("/dev/zero")
+    report = ingest_results(tmp_path, "v5.1", HARDWARE)
+    assert ("Acme/systems/acme_2x8.json: warning: unreadable system description: acme_2x8.json is a symlink "
+            "to /dev/zero, outside the repository; refusing to read it") in messages(report)
+
+
 def test_a_log_without_mllog_lines_counts_as_a_failed_run(tmp_path):
     folder = make_result(tmp_path)
     (folder / "result_4.txt").write_bytes(b"\x00\xff garbage, no MLLOG line\n")
@@ -340,13 +393,73 @@ def test_cli_errors_name_the_problem_without_traceback(tmp_path, monkeypatch):
     assert nothing.exit_code == 1 and "error: no results found" in nothing.stderr
     assert nothing.stdout == ""
     make_result(tmp_path / "repo")
-    unknown = CliRunner().invoke(main, ["ingest", str(tmp_path / "repo"), "--round", "next"])
-    assert unknown.exit_code == 1 and "cannot tell the rules version from round 'next'" in unknown.stderr
-    assert "hint: pass the mlperf-logging rules version as --ruleset X.Y.Z" in unknown.stderr
-    explicit = CliRunner().invoke(main, ["ingest", str(tmp_path / "repo"), "--round", "next", "--ruleset", "5.1.0",
+    unknown = CliRunner().invoke(main, ["ingest", str(tmp_path / "repo"), "--round", "v99.1"])
+    assert unknown.exit_code == 1 and "mlperf-logging 4.1.68 has no training rules 99.1.0" in unknown.stderr
+    explicit = CliRunner().invoke(main, ["ingest", str(tmp_path / "repo"), "--round", "v99.1", "--ruleset", "5.1.0",
                                          "--out", "-"])
-    assert explicit.exit_code == 0 and "next,closed," in explicit.stdout
+    assert explicit.exit_code == 0 and "v99.1,closed," in explicit.stdout
     assert isinstance(unknown.exception, SystemExit)
+
+
+@pytest.mark.parametrize("name", ["next", "../../x", "v5.1/../../x", "5.1"])
+def test_a_round_that_is_not_v_and_two_numbers_is_refused_before_reading(tmp_path, monkeypatch, name):
+    monkeypatch.chdir(project(tmp_path / "p"))
+    make_result(tmp_path / "repo")
+    result = CliRunner().invoke(main, ["ingest", str(tmp_path / "repo"), "--round", name])
+    assert result.exit_code == 1
+    assert f"error: --round {name!r} is not 'v' and two numbers, as in site.toml (v5.1)" in result.stderr
+    assert "nothing was read" in result.stderr and not (tmp_path / "x").exists()
+    assert sorted(p.name for p in (tmp_path / "p").rglob("*")) == ["accelerators.csv", "data", "site.toml",
+                                                                  "vendors.csv"]
+
+
+def _as_fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+def _as_folder(path: Path) -> None:
+    path.mkdir()
+
+
+def _as_symlink_to_dev_null(path: Path) -> None:
+    path.symlink_to("/dev/null")
+
+
+def _as_symlink_inside(path: Path) -> None:
+    (path.parent / "real.csv").write_text("kept\n")
+    path.symlink_to("real.csv")
+
+
+@pytest.mark.parametrize("make, kind", [(_as_fifo, "a device, FIFO or socket"), (_as_folder, "a folder"),
+                                        (_as_symlink_to_dev_null, "a symlink"), (_as_symlink_inside, "a symlink")])
+def test_out_that_is_not_a_regular_file_is_refused_and_left_alone(tmp_path, monkeypatch, make, kind):
+    monkeypatch.chdir(project(tmp_path / "p"))
+    make_result(tmp_path / "repo")
+    target = tmp_path / "p" / "data" / "rounds" / "v5.1" / "results.csv"
+    target.parent.mkdir(parents=True)
+    make(target)
+    before = os.lstat(target)
+    result = CliRunner().invoke(main, ["ingest", str(tmp_path / "repo"), "--round", "v5.1"])  # the default --out
+    assert result.exit_code == 1
+    assert f"{target.relative_to(tmp_path / 'p')}: error: --out is {kind}, not a regular file; refusing to " \
+           f"replace it" in result.stderr
+    after = os.lstat(target)
+    assert (after.st_ino, after.st_mode) == (before.st_ino, before.st_mode)
+    assert sorted(p.name for p in target.parent.iterdir()) == sorted(["results.csv"] + (
+        ["real.csv"] if make is _as_symlink_inside else []))
+
+
+def test_out_replaces_a_regular_file_atomically_and_dash_is_stdout(tmp_path, monkeypatch):
+    monkeypatch.chdir(project(tmp_path / "p"))
+    make_result(tmp_path / "repo")
+    target = tmp_path / "p" / "old.csv"
+    target.write_text("old\n")
+    result = CliRunner().invoke(main, ["ingest", str(tmp_path / "repo"), "--round", "v5.1", "--out", "old.csv"])
+    assert result.exit_code == 0, result.stderr
+    assert target.read_text().startswith("round,") and oct(target.stat().st_mode & 0o777) != oct(0o600)
+    assert not [p for p in target.parent.iterdir() if p.name.startswith(".old.csv")]  # no temporary left
+    dash = CliRunner().invoke(main, ["ingest", str(tmp_path / "repo"), "--round", "v5.1", "--out", "-"])
+    assert dash.exit_code == 0 and dash.stdout.startswith("round,")
 
 
 def test_missing_mlperf_logging_says_how_to_install_it(tmp_path, monkeypatch):

@@ -541,6 +541,31 @@ def test_failed_build_keeps_previous_site_and_reports_every_problem(mini_site, t
     assert beside(tmp_path) == ["out", "site"]
 
 
+@pytest.mark.parametrize("error", [OSError(errno.ENOSPC, "No space left on device"),
+                                   OSError(errno.EIO, "Input/output error")], ids=["disk-full", "io-error"])
+def test_a_failure_while_spooling_pages_keeps_the_previous_site(mini_site, tmp_path, monkeypatch, error):
+    out = tmp_path / "out"
+    build_site(mini_site, out)
+    before = snapshot(out)
+    article = mini_site / "content/en/hello.md"
+    article.write_text(article.read_text() + "\nOne more line, so the pages are made again.\n")
+    real = Path.write_bytes
+
+    def write_bytes(path, data):
+        if ".spool-" in path.parent.name:
+            raise error
+        return real(path, data)
+
+    monkeypatch.setattr(Path, "write_bytes", write_bytes)  # --jobs 1: the pages are rendered in this process
+    with pytest.raises(SiteError) as caught:
+        build_site(mini_site, out, jobs=1)
+    monkeypatch.undo()
+    assert [str(p) for p in caught.value.problems] == [f"{out.as_posix()}: error: cannot write the site: "
+                                                       f"{error.strerror}"]
+    assert snapshot(out) == before
+    assert beside(tmp_path) == ["out", "site"]  # no spool folder left
+
+
 # --- the render cache ------------------------------------------------------------------------------------
 
 @pytest.fixture
