@@ -162,11 +162,16 @@ def load_language(code: str, locale_dirs: Path | Sequence[Path], root: Path | No
             f"no catalog for language '{code}': interface strings fall back to English", shown,
             hint=f"create one with: site-builder update --language {code}", severity="warning")]
     translations: NullTranslations | None = None
-    for _path, catalog in reversed(catalogs):  # the first folder's catalog is asked first
+    for path, catalog in reversed(catalogs):  # the first folder's catalog is asked first
         buffer = io.BytesIO()
-        write_mo(buffer, catalog)
-        buffer.seek(0)
-        compiled = Translations(buffer, domain=DOMAIN)
+        try:
+            write_mo(buffer, catalog)
+            buffer.seek(0)
+            compiled = Translations(buffer, domain=DOMAIN)
+        except Exception as exc:  # noqa: BLE001 - Babel wrote what gettext cannot read back (a plural header)
+            return Language(code, locale, NullTranslations()), [Problem(
+                f"invalid .po file: it compiles to a catalog gettext cannot read ({type(exc).__name__}: {exc})",
+                display_path(path, root), hint="check the header entry (msgid \"\") and plural entries")]
         if translations is not None:
             compiled.add_fallback(translations)
         translations = compiled

@@ -202,3 +202,13 @@ def test_interface_strings_are_escaped_in_pages(tmp_path, code):
     assert html.startswith("&lt;i&gt;G&lt;/i&gt; &amp; co|&lt;b&gt;2&lt;/b&gt;|")
     assert html.endswith("\u2068Benchmarks\u2069" if code == "ar" else "Benchmarks")
     assert env.from_string('{% autoescape false %}{{ _("Charts") }}{% endautoescape %}').render() == "<i>G</i> & co"
+
+
+def test_a_catalog_gettext_cannot_read_back_is_a_located_error(tmp_path):
+    """Found by hypothesis: a plural msgid on the header entry compiles to a .mo that gettext refuses."""
+    path = catalog_path(tmp_path, "nl")
+    path.parent.mkdir(parents=True)
+    path.write_text('msgid ""\nmsgstr ""\nmsgid_plural "%(n)s results"\nmsgid_plural "%(n)s results"\n')
+    _lang, problems = load_language("nl", tmp_path, tmp_path)
+    assert [(p.path, p.severity) for p in problems] == [("nl/LC_MESSAGES/messages.po", "error")]
+    assert "invalid .po file" in problems[0].message
