@@ -32,6 +32,7 @@ from site_builder import (
 from site_builder import charts as chart_catalog
 from site_builder.config import SiteConfig, load_config, placeholder_base_url_problem
 from site_builder.errors import Collector, Problem, SiteError, display_path
+from site_builder.theme import Theme
 
 
 @dataclass(frozen=True)
@@ -157,8 +158,8 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
             vega = assets.vega_bundle(cached_only=True) or images.in_fresh_worker(assets.vega_bundle_task, [0])[0]
             if isinstance(vega, images.RenderFailure):
                 raise SiteError(Problem(f"vl-convert could not make its JavaScript bundle (vega.js): {vega}"))
-            chart_set = chart_catalog.build_charts(inputs, languages, _chart_inputs_keys(config, data_print),
-                                                   project_charts)
+            keys = _chart_inputs_keys(config, data_print, theme)
+            chart_set = chart_catalog.build_charts(inputs, languages, keys, project_charts)
             _add_chart_files(reuse, chart_set.charts, chart_set.aliases, jobs)
         except SiteError as error:
             problems.extend(error)
@@ -235,12 +236,12 @@ def _folder_mtime(folder: Path) -> int | None:
         return None
 
 
-def _chart_inputs_keys(config: SiteConfig, data: str) -> dict[str, str]:
+def _chart_inputs_keys(config: SiteConfig, data: str, theme: Theme) -> dict[str, str]:
     """Language code -> hash of what its charts are made from (`data`: the data folder's fingerprint, the
     rounds, the language's catalog)."""
     keys = {}
     for code in config.languages:
-        catalogs = [i18n.catalog_path(folder, code) for folder in config.theme.locale_dirs]
+        catalogs = [i18n.catalog_path(folder, code) for folder in theme.locale_dirs]
         keys[code] = cache.key(data, config.round, config.previous_round or "", code,
                                tuple(path.read_bytes() if path.is_file() else b"" for path in catalogs),
                                cache.files_fingerprint(config.charts_dir))  # a project chart's helpers too

@@ -188,6 +188,21 @@ def arabic_site(mini_site):
     return write_files(mini_site, {"content/ar/natayij.md": ARABIC_ARTICLE})
 
 
+@pytest.fixture
+def warm_cache(tmp_path, monkeypatch) -> Path:
+    """A cache of the test's own, warmed from the run's cache when there is one (a cold build is slow)."""
+    import shutil
+
+    from site_builder import assets
+
+    folder = tmp_path / "cache"
+    if assets.cache_dir().is_dir():
+        shutil.copytree(assets.cache_dir(), folder, ignore=shutil.ignore_patterns("*.tmp"))
+    monkeypatch.setenv("SITE_BUILDER_CACHE", str(folder))
+    monkeypatch.delenv("SITE_BUILDER_CACHE_MAX_MB", raising=False)
+    return folder
+
+
 def beside(folder: Path) -> list[str]:
     """Names in `folder`, without the spare tree a build keeps beside its output (`output.spare_path`; the
     tests of the spare look at it themselves)."""

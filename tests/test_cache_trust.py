@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import shutil
 import stat
 from pathlib import Path
 
@@ -19,16 +18,6 @@ from site_builder.build import build_site
 from site_builder.cli import main
 from tests.test_incremental import snapshot
 
-
-@pytest.fixture
-def warm_cache(tmp_path, monkeypatch) -> Path:
-    """A cache of the test's own, warmed from the run's cache when there is one (a cold build is slow)."""
-    folder = tmp_path / "cache"
-    if assets.cache_dir().is_dir():
-        shutil.copytree(assets.cache_dir(), folder, ignore=shutil.ignore_patterns("*.tmp"))
-    monkeypatch.setenv("SITE_BUILDER_CACHE", str(folder))
-    monkeypatch.delenv("SITE_BUILDER_CACHE_MAX_MB", raising=False)
-    return folder
 
 
 class Planted:

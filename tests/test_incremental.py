@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from site_builder import assets, cache, content, images, output, parallel
+from site_builder import cache, content, images, output, parallel
 from site_builder import charts as chart_catalog
 from site_builder.build import build_site
 from site_builder.cli import main
@@ -36,16 +36,6 @@ def site_of(**files: str) -> SiteFiles:
         site.add(name.replace("__", "/"), text)
     return site
 
-
-@pytest.fixture
-def warm_cache(tmp_path, monkeypatch) -> Path:
-    """A cache of the test's own, warmed from the user's cache when there is one (a cold build is slow)."""
-    folder = tmp_path / "cache"
-    if assets.cache_dir().is_dir():
-        shutil.copytree(assets.cache_dir(), folder, ignore=shutil.ignore_patterns("*.tmp"))
-    monkeypatch.setenv("SITE_BUILDER_CACHE", str(folder))
-    monkeypatch.delenv("SITE_BUILDER_CACHE_MAX_MB", raising=False)
-    return folder
 
 
 # --- writing only what changed ---------------------------------------------------------------------------

@@ -577,16 +577,6 @@ def cache(tmp_path, monkeypatch) -> Path:
     return folder
 
 
-@pytest.fixture
-def warm_cache(tmp_path, monkeypatch) -> Path:
-    """A cache of the test's own, warmed from the user's cache when there is one (a cold build is slow)."""
-    folder = tmp_path / "cache"
-    if assets.cache_dir().is_dir():
-        shutil.copytree(assets.cache_dir(), folder, ignore=shutil.ignore_patterns("*.tmp"))
-    monkeypatch.setenv("SITE_BUILDER_CACHE", str(folder))
-    monkeypatch.delenv("SITE_BUILDER_CACHE_MAX_MB", raising=False)
-    return folder
-
 
 def test_the_cache_lives_outside_the_project_in_the_user_cache(monkeypatch, tmp_path):
     monkeypatch.delenv("SITE_BUILDER_CACHE", raising=False)
