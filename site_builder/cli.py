@@ -93,15 +93,13 @@ def build(root: Path, out: Path | None, base_url: str | None, strict: bool, jobs
             if misplaced:
                 raise SiteError(Problem(f"--report {report_path} is inside the output folder, which each build "
                                         "replaces", hint="write the report beside the output folder"))
-            report = _unchanged_build(root, out, base_url, strict)
-            if report is None:
-                from site_builder.build import build_site
+            from site_builder.build import build_site
 
-                stack.enter_context(_tuned_collector())
-                bar = _ProgressBar(stack, "building") if sys.stderr.isatty() else None
-                report = build_site(root, out, base_url, strict, jobs=jobs, progress=bar)
-                if bar:
-                    bar.finish()
+            stack.enter_context(_tuned_collector())
+            bar = _ProgressBar(stack, "building") if sys.stderr.isatty() else None
+            report = build_site(root, out, base_url, strict, jobs=jobs, progress=bar)
+            if bar:
+                bar.finish()
         except SiteError as error:
             stack.close()
             if report_path is not None and not misplaced:
@@ -140,23 +138,6 @@ def _write_report(path: Path, report, error=None, seconds: float = 0.0, out_dir:
         click.echo(f"{path}: error: cannot write the report: {exc.strerror or exc}", err=True)
         if error is None:
             sys.exit(1)
-
-
-def _unchanged_build(root: Path, out: Path | None, base_url: str | None, strict: bool):
-    """The last build's report when nothing changed since, found without importing the build's libraries."""
-    import time
-    from types import SimpleNamespace
-
-    from site_builder import assets, uptodate
-    from site_builder.config import load_config
-
-    started = time.perf_counter()
-    config = load_config(root, base_url)
-    assets.cache_limit()  # a bad SITE_BUILDER_CACHE_MAX_MB is an error, as in a full build
-    assets.open_cache()  # and so is a cache folder that is not site-builder's
-    out_dir = out if out is not None else root / "_site"
-    previous = uptodate.previous_report(uptodate.inputs_fingerprint(config, out_dir, strict), out_dir)
-    return None if previous is None else SimpleNamespace(**previous, seconds=time.perf_counter() - started)
 
 
 @main.command(context_settings={"ignore_unknown_options": False})

@@ -14,7 +14,7 @@ from pathlib import Path
 import yaml
 from slugify import slugify
 
-from site_builder import cache, parallel, safe_yaml, sources
+from site_builder import cache, freshness, parallel, safe_yaml, sources
 from site_builder.errors import Collector, Problem, display_path
 from site_builder.markup import Rendered, Shortcode, render
 
@@ -69,6 +69,23 @@ class Article:
     @property
     def path(self) -> str:
         return f"{self.lang}/articles/{self.slug}/index.html"
+
+    # The output being made records each field it reads (see `freshness`): a list page depends on the titles
+    # and dates it shows, an article page on the body too, and neither has to say so.
+    def __getattribute__(self, name: str):
+        if name in _FIELDS and freshness.recording():
+            freshness.read(("article", object.__getattribute__(self, "source"), name),
+                           lambda: self.field_digest(name))
+        return object.__getattribute__(self, name)
+
+    def field_digest(self, name: str) -> str:
+        return freshness.digest(object.__getattribute__(self, name))
+
+    def __identity__(self) -> tuple:  # in a planned page's key: the article's fields count as they are read
+        return ("article", object.__getattribute__(self, "source"))
+
+
+_FIELDS = frozenset(f.name for f in dataclasses.fields(Article))
 
 
 def _nfc(value):

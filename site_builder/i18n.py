@@ -38,6 +38,9 @@ class Language:
     translated: frozenset[str] | None = None
     """The msgids its catalogs translate; None for the language msgids are written in (nothing falls back)."""
 
+    def __identity__(self) -> tuple:  # in a planned page's key; its catalogs are among the site's inputs
+        return ("language", self.code)
+
     def falls_back(self, message: str) -> bool:
         """True when `message` is shown in English because no catalog of the language translates it."""
         return self.translated is not None and message not in self.translated

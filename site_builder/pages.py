@@ -12,11 +12,11 @@ import pandas as pd
 from markupsafe import Markup, escape
 from slugify import slugify
 
-from site_builder import claims as claim_stage, derive, findings, metrics
+from site_builder import claims as claim_stage, derive, findings, freshness, metrics
 from site_builder.charts import Chart, Features, benchmark_chart_id
 from site_builder.charts.scaling import scaling_chart_id
 from site_builder.config import SiteConfig
-from site_builder.content import Article, listing_record
+from site_builder.content import Article
 from site_builder.data import Dataset
 from site_builder.display_names import DisplayNames
 from site_builder.figures import FigureContext
@@ -39,16 +39,17 @@ class Page:
     x_default: str | None = None  # the page for readers whose language is not offered
     og_image: str | None = None  # output path of the page's Open Graph PNG
     card: tuple[str, str, str] | None = None  # (title, kicker, footer) of a text card, when og_image is one
-    # What the page is made from beyond the site's inputs other than content/ (data, templates, catalogs,
-    # configuration): None for every article's listing record (lists, the home page), else these values
-    # (an article page: its file and its own and its translations' records). The build reuses a page whose
-    # inputs are those of the page it wrote last time.
-    inputs: tuple | None = field(default=None, compare=False, repr=False)
     late: Callable[[], dict] | None = field(default=None, compare=False, repr=False)  # context made only to render
 
     @property
     def url_path(self) -> str:
         return served_path(self.path)
+
+
+def page_key(page: Page) -> str:
+    """What the plan hands a page's maker: everything but `late`, whose reads are recorded as it is made."""
+    return freshness.digest((page.path, page.lang, page.template, page.title, page.alternates, page.context,
+                             page.in_sitemap, page.x_default, page.og_image, page.card))
 
 
 def home_path(lang: str) -> str:
@@ -462,7 +463,6 @@ def _article_pages(plan: _Plan, lang: Language) -> list[Page]:
                           x_default=alternates.get(config.default_language),
                           og_image=f"og/{code}/articles/{article.slug}.png",
                           card=(article.title, config.title[code], lang.date(article.date)),
-                          inputs=(article.digest, tuple(listing_record(t) for t in [article, *translations])),
                           late=parts))
     return pages
 

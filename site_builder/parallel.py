@@ -13,12 +13,11 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 
 FEW = 8  # fewer forked tasks than this run here: forking a parent that holds the site costs more than they do
-_task: Callable | None = None  # set in the parent just before a pool forks; read by the workers
-_shared: object = None
 
 
 def default_jobs() -> int:
@@ -33,26 +32,41 @@ RECYCLE = 512  # forked workers are replaced after this many items: what they ho
 
 
 def run(task: Callable, items: Iterable, jobs: int, shared: object = None) -> list:
-    """[task(shared, item) for item in items], in `jobs` processes when jobs > 1."""
-    global _task, _shared
+    """[task(shared, item) for item in items], in `jobs` processes when jobs > 1.
+
+    Nothing of the parent's changes: the task and its shared values reach each worker as the arguments of its
+    initializer, which a fork hands over without pickling. A process running other threads (`serve`: its
+    server and watcher) is never forked, since a thread holding a lock at the fork leaves the worker stuck:
+    its tasks run here."""
     items = list(items)
-    if not items or jobs <= 1 or len(items) < FEW or not can_fork():
+    if (not items or jobs <= 1 or len(items) < FEW or not can_fork()
+            or threading.active_count() > 1):
         return [task(shared, item) for item in items]
     workers = max(1, min(jobs, len(items)))
-    _task, _shared = task, shared
+    frozen = gc.get_freeze_count() > 0  # a caller's freeze is the caller's to undo
     gc.freeze()  # what the workers inherit stays out of their collections, so its memory stays shared
     try:
         results = []
         # Python's allocator seldom returns freed memory: fresh workers for each batch bound what each one holds.
         for start in range(0, len(items), RECYCLE):
             batch = items[start:start + RECYCLE]
-            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+                                     initializer=_worker_started, initargs=(task, shared)) as pool:
                 results += pool.map(_call, batch, chunksize=max(1, len(batch) // (workers * 4)))
         return results
     finally:
-        gc.unfreeze()
-        _task = _shared = None
+        if not frozen:
+            gc.unfreeze()
+
+
+_worker: tuple[Callable, object] | None = None  # in a worker process only: its task and shared values
+
+
+def _worker_started(task: Callable, shared: object) -> None:
+    global _worker
+    _worker = (task, shared)
 
 
 def _call(item):
-    return _task(_shared, item)
+    task, shared = _worker
+    return task(shared, item)

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import posixpath
 from collections.abc import Sequence
 from pathlib import Path
 
 import jinja2
+import jinja2.meta
 from markupsafe import escape
 
-from site_builder import assets
+from site_builder import assets, freshness
 from site_builder.errors import Problem, SiteError
 from site_builder.i18n import Language
 from site_builder.theme import PACKAGED
@@ -169,6 +171,42 @@ def _shown(filename: str | None, template_dirs: Sequence[Path]) -> str | None:
     return filename
 
 
+def template_source(env: jinja2.Environment, name: str) -> bytes | None:
+    """A template's bytes as the environment finds it (the project's own before the theme's); None when none."""
+    try:
+        return env.loader.get_source(env, name)[0].encode("utf-8")
+    except jinja2.TemplateNotFound:
+        return None
+
+
+def template_digest(env: jinja2.Environment, name: str) -> str | None:
+    source = template_source(env, name)
+    return None if source is None else hashlib.sha256(source).hexdigest()
+
+
+def templates_used(env: jinja2.Environment, name: str) -> frozenset[str]:
+    """`name` and every template it extends, includes or imports, however deep; every template there is when
+    one of them names another by an expression (which one is known only while rendering)."""
+    known = env.__dict__.setdefault("templates_used", {})  # per environment: its loader decides what a name is
+    if name not in known:
+        found, todo = set(), [name]
+        while todo:
+            current = todo.pop()
+            if current in found:
+                continue
+            found.add(current)
+            source = template_source(env, current)
+            if source is None:
+                continue
+            for referenced in jinja2.meta.find_referenced_templates(env.parse(source.decode("utf-8"))):
+                if referenced is None:
+                    found |= set(env.loader.list_templates())
+                else:
+                    todo.append(referenced)
+        known[name] = frozenset(found)
+    return known[name]
+
+
 def render(env: jinja2.Environment, template: str, context: dict) -> str:
     """Render one output file; any error inside a template becomes a problem naming the template's
     own file and line and the page being built."""
@@ -176,7 +214,11 @@ def render(env: jinja2.Environment, template: str, context: dict) -> str:
     building = f"while building {page.path}" if page is not None else None
     template_dirs = [Path(p) for p in env.loader.searchpath] if isinstance(env.loader, jinja2.FileSystemLoader) else []
     try:
-        return env.get_template(template).render(context)
+        rendered = env.get_template(template).render(context)
+        if freshness.recording():
+            for name in templates_used(env, template):
+                freshness.read(("template", name), lambda name=name: template_digest(env, name))
+        return rendered
     except jinja2.TemplateNotFound as exc:
         path, line = template_location(exc, template_dirs)  # the template that includes the missing one
         if path is None and template_dirs:

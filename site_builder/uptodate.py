@@ -24,29 +24,85 @@ LIBRARIES = ("jinja2", "markdown-it-py", "mdit-py-plugins", "linkify-it-py", "nh
 ENVIRONMENT = ("SOURCE_DATE_EPOCH", "SITE_BUILDER_LOCK_TIMEOUT", "SITE_BUILDER_CACHE_MAX_MB")
 
 
-def inputs_fingerprint(config, out_dir: Path, strict: bool, site: str | None = None) -> str:
-    """Everything a build is made from; `site` is `site_fingerprint`'s answer when the caller has it already."""
-    site = site if site is not None else site_fingerprint(config, out_dir)
-    return cache.key("inputs", site, cache.files_fingerprint(config.content_dir), strict)
+class Snapshot:
+    """The inputs of one build, hashed once before anything is read, and the last build's record.
+
+    `site`: every input but content/ and the templates (what any page may be made from); `inputs`: everything,
+    with the options: a build with the same `inputs` into an intact output folder has nothing to do."""
+
+    def __init__(self, config, out_dir: Path, site: str, inputs: str) -> None:
+        self.out_dir, self.site, self.inputs = out_dir, site, inputs
+        self._record = cache.load("built", _record_key(out_dir))
+        if not isinstance(self._record, dict):
+            self._record = {}
+        self._state: dict | None = None
+
+    @classmethod
+    def take(cls, config, out_dir: Path, strict: bool) -> Snapshot:
+        site = site_fingerprint(config)
+        from site_builder.theme import PACKAGED
+
+        templates = [cache.files_fingerprint(folder) for folder in (config.templates_dir, PACKAGED / "templates")]
+        inputs = cache.key("inputs", site, templates, cache.files_fingerprint(config.content_dir), strict)
+        return cls(config, out_dir, site, inputs)
+
+    def _output(self) -> dict | None:
+        """The output folder's files as they are now: walked once per build."""
+        if self._state is None:
+            self._state = _output_state(self.out_dir) or {}
+        return self._state
+
+    def previous_report(self) -> dict | None:
+        """The last build's report fields when it had these inputs and its output is intact, else None."""
+        if self._record.get("inputs") != self.inputs:
+            return None
+        output.remove_leftovers(self.out_dir)  # what a killed build left there goes, as with every build
+        try:
+            if self._output() != (self._record.get("output") or {}):
+                return None
+        except OSError:
+            return None
+        return dict(self._record["report"], written=0)
+
+    def reusable_outputs(self) -> dict[str, tuple[str, dict, tuple[int, int, int]]]:
+        """Output path -> (its key, what it read, its size, mtime and inode), for every output of the last build
+        into this folder that is still as that build left it."""
+        records, recorded = self._record.get("records"), self._record.get("output") or {}
+        if not isinstance(records, dict):
+            return {}
+        try:
+            state = self._output()
+        except OSError:
+            return {}
+        return {path: (key, reads, state[path]) for path, (key, reads) in records.items()
+                if path in state and state[path] == recorded.get(path)}
+
+    def record(self, report: dict, records: dict[str, tuple[str, dict]]) -> None:
+        """Remember a successful build: its inputs, its output's state, its report (without timing) and each
+        output's key and reads, for the next build."""
+        try:
+            state = _output_state(self.out_dir)
+        except OSError:
+            return
+        cache.save("built", _record_key(self.out_dir), {"inputs": self.inputs, "output": state, "report": report,
+                                                        "records": records})
 
 
-def site_fingerprint(config, out_dir: Path, data: str | None = None) -> str:
-    """Everything the site is made from except content/: a page made from the same articles with the same
-    fingerprint is the same page. `data` is the data folder's `cache.files_fingerprint`, when already made."""
+def site_fingerprint(config) -> str:
+    """Every input but content/ and the templates: site.toml and the configuration, data/, locales/, charts/,
+    the packaged catalogs, this package's code (in every `cache.key`), Python, the libraries, the environment
+    and the card fonts."""
     from site_builder import images
-
-    digest = hashlib.sha256()
-    digest.update((data if data is not None else cache.files_fingerprint(config.data_dir)).encode())
     from site_builder.theme import PACKAGED
 
-    for folder in (config.templates_dir, config.locales_dir, config.charts_dir, PACKAGED / "templates",
-                   PACKAGED / "locales"):
+    digest = hashlib.sha256()
+    for folder in (config.data_dir, config.locales_dir, config.charts_dir, PACKAGED / "locales"):
         digest.update(cache.files_fingerprint(folder).encode())
     site_toml = config.root / "site.toml"
     digest.update(site_toml.read_bytes() if site_toml.is_file() else b"")
     fonts = images.card_fonts()
-    return cache.key("site", digest.hexdigest(), repr(config), os.path.realpath(out_dir), sys.version,
-                     cache.versions(*LIBRARIES), tuple(os.environ.get(name, "") for name in ENVIRONMENT),
+    return cache.key("site", digest.hexdigest(), repr(config), sys.version, cache.versions(*LIBRARIES),
+                     tuple(os.environ.get(name, "") for name in ENVIRONMENT),
                      tuple(hashlib.sha256(font).hexdigest() for font in fonts) if fonts else ())
 
 
@@ -66,43 +122,3 @@ def _output_state(out_dir: Path) -> dict[str, tuple[int, int, int]] | None:
 
 def _record_key(out_dir: Path) -> str:
     return cache.key("last build", os.path.realpath(out_dir))
-
-
-def previous_report(inputs: str, out_dir: Path) -> dict | None:
-    """The last build's report fields when it had these inputs and its output is intact, else None."""
-    record = cache.load("built", _record_key(out_dir))
-    if not isinstance(record, dict) or record.get("inputs") != inputs:
-        return None
-    output.remove_leftovers(out_dir)  # what a killed build left there goes, as with every build
-    try:
-        if _output_state(out_dir) != record.get("output"):
-            return None
-    except OSError:
-        return None
-    return dict(record["report"], written=0)
-
-
-def reusable_outputs(out_dir: Path) -> dict[str, tuple[str, tuple[int, int, int]]]:
-    """Output path -> (the key it was made from, its size, mtime and inode), for every file of the last build
-    into `out_dir` that is still as that build left it; empty when there is no record."""
-    record = cache.load("built", _record_key(out_dir))
-    if not isinstance(record, dict) or not isinstance(record.get("keys"), dict):
-        return {}
-    try:
-        state = _output_state(out_dir) or {}
-    except OSError:
-        return {}
-    recorded = record.get("output") or {}
-    return {path: (key, state[path]) for path, key in record["keys"].items()
-            if path in state and state[path] == recorded.get(path)}
-
-
-def record(inputs: str, out_dir: Path, report: dict, keys: dict[str, str] | None = None) -> None:
-    """Remember a successful build: its inputs, its output's state, its report (without timing) and the key of
-    each file made from keyed inputs (pages, renderings), for the next build to reuse."""
-    try:
-        state = _output_state(out_dir)
-    except OSError:
-        return
-    cache.save("built", _record_key(out_dir), {"inputs": inputs, "output": state, "report": report,
-                                               "keys": keys or {}})

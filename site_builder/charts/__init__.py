@@ -84,6 +84,9 @@ class Chart:
     def path(self) -> str:
         return f"{self.lang}/charts/{self.id}/index.html"
 
+    def __identity__(self) -> tuple:  # in a planned page's key; what a chart is made from is the site's inputs
+        return ("chart", self.lang, self.id)
+
 
 @dataclass(frozen=True)
 class ChartSet:

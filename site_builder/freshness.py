@@ -1,0 +1,204 @@
+"""Outputs that know their inputs: each output of the site records what it read while it was made, and the next
+build makes it again only when one of those reads would now give something else.
+
+An output is planned with a key (the digest of what the plan hands its maker: a page's path, template, title and
+eager context, a rendering's chart spec, an asset's bytes) and made inside a `Recorder`. Reads of the project's
+inputs go through `read()`, which notes a name and the digest of what was read:
+
+- `("site",)`: every input but the articles and templates (site.toml, data/, claims, catalogs, project charts,
+  this package's code, the libraries' versions, the environment). Coarse on purpose: a data row can reach any
+  page through a figure, a table or a finding.
+- `("template", NAME)`: a template the output was rendered with, or included, extended or imported.
+- `("article", SOURCE, FIELD)`: one field of one article (`content.Article` records its own attribute reads), so a
+  list page depends on its articles' titles and dates, not on their bodies.
+- `("collection", NAME)`: the membership and order of a collection the output iterated (`Collection`), so a
+  list page is made again when an article is added or removed.
+
+Nothing is declared by hand: a new template variable, page type or field read is recorded when it is read. The
+last build's records live in the build cache (`uptodate.record`); `Freshness.fresh` checks an output's recorded
+reads against this build's inputs without making it, which is the whole cost of a kept page.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import dataclasses
+import datetime as dt
+import hashlib
+import os
+from collections.abc import Callable, Iterator, Sequence
+
+_active: contextvars.ContextVar[Recorder | None] = contextvars.ContextVar("recorder", default=None)
+
+
+def digest(value) -> str:
+    """A stable digest of a value made of strings, bytes, numbers, dates, None, sequences, dicts and dataclasses."""
+    hasher = hashlib.blake2b(digest_size=16)
+    _feed(hasher, value)
+    return hasher.hexdigest()
+
+
+def _feed(hasher, value) -> None:
+    if isinstance(value, str):
+        data = value.encode("utf-8", "surrogatepass")
+        hasher.update(b"s%d:" % len(data) + data)
+    elif isinstance(value, bytes):
+        hasher.update(b"b%d:" % len(value) + value)
+    elif isinstance(value, os.PathLike):
+        _feed(hasher, ("path", os.fspath(value)))
+    elif value is None or isinstance(value, (bool, int, float, dt.date)):
+        hasher.update(b"v" + repr(value).encode() + b";")
+    elif isinstance(value, (tuple, list)):
+        hasher.update(b"(%d" % len(value))
+        for item in value:
+            _feed(hasher, item)
+        hasher.update(b")")
+    elif isinstance(value, dict):
+        hasher.update(b"{%d" % len(value))
+        for key, item in value.items():
+            _feed(hasher, key)
+            _feed(hasher, item)
+        hasher.update(b"}")
+    elif (identity := getattr(value, "__identity__", None)) is not None:
+        _feed(hasher, identity())  # an object whose contents are recorded as they are read (an article)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        _feed(hasher, (type(value).__qualname__, [getattr(value, f.name) for f in dataclasses.fields(value)]))
+    else:  # an unknown type would hash by its memory address and never be fresh: say so rather than guess
+        raise TypeError(f"cannot take the digest of a {type(value).__qualname__}")
+
+
+class Recorder:
+    """The reads of one output while it is made: name -> digest of what was read."""
+
+    def __init__(self) -> None:
+        self.reads: dict[tuple, str] = {}
+
+    def __enter__(self) -> Recorder:
+        self._token = _active.set(self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _active.reset(self._token)
+
+
+def recording() -> bool:
+    return _active.get() is not None
+
+
+def read(name: tuple, value_digest: str | Callable[[], str]) -> None:
+    """Note a read by the output being made (none is: nothing to note). `value_digest` may be a function, called
+    only when an output is being made and only for its first read of `name`."""
+    recorder = _active.get()
+    if recorder is not None and name not in recorder.reads:
+        recorder.reads[name] = value_digest() if callable(value_digest) else value_digest
+
+
+class Collection(Sequence):
+    """A read-only sequence whose iteration by an output is a recorded read of its membership and order."""
+
+    def __init__(self, name: str, items: Sequence, identity: Callable[[object], object]) -> None:
+        self.name, self._items, self._identity = name, list(items), identity
+        self._digest: str | None = None
+
+    def membership(self) -> str:
+        if self._digest is None:
+            self._digest = digest([self._identity(item) for item in self._items])
+        return self._digest
+
+    def _read(self) -> None:
+        read(("collection", self.name), self.membership)
+
+    def __iter__(self) -> Iterator:
+        self._read()
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        self._read()
+        return len(self._items)
+
+    def __getitem__(self, index):
+        self._read()
+        return self._items[index]
+
+
+@dataclasses.dataclass
+class Answers:
+    """This build's answers to the reads recorded by the last one.
+
+    `site`: the digest of the site-wide inputs; `template_source(name)`: a template's bytes (None when there is
+    none); `articles`: source -> article; `collections`: name -> Collection."""
+
+    site: str
+    template_source: Callable[[str], bytes | None]
+    articles: dict
+    collections: dict[str, Collection]
+    _answers: dict = dataclasses.field(default_factory=dict)
+
+    def answer(self, name: tuple) -> str | None:
+        if name not in self._answers:
+            self._answers[name] = self._read(name)
+        return self._answers[name]
+
+    def _read(self, name: tuple) -> str | None:
+        kind = name[0]
+        if kind == "site":
+            return self.site
+        if kind == "template":
+            source = self.template_source(name[1])
+            return None if source is None else hashlib.sha256(source).hexdigest()
+        if kind == "article":
+            article = self.articles.get(name[1])
+            return None if article is None else article.field_digest(name[2])
+        if kind == "collection":
+            collection = self.collections.get(name[1])
+            return None if collection is None else collection.membership()
+        return None  # a read this version does not know: the output is made again
+
+    def fresh(self, reads: dict[tuple, str]) -> bool:
+        """Whether every recorded read would read the same now."""
+        return all(self.answer(name) == value for name, value in reads.items())
+
+
+class Outputs:
+    """The site being made: each output's file, the key it was planned with and what it read while it was made.
+
+    `previous`: path -> (key, reads, file state) of the last build's outputs still as it left them. An output
+    whose key is unchanged and whose reads `answers` finds unchanged is kept (its file carried over, unread);
+    `records` is what the next build gets."""
+
+    def __init__(self, files, previous: dict[str, tuple[str, dict, tuple]]) -> None:
+        self.files = files
+        self.previous = previous
+        self.answers: Answers | None = None  # set once the articles and templates are known
+        self.records: dict[str, tuple[str, dict]] = {}
+
+    def current(self, path: str, key: str) -> bool:
+        """True, and the previous file kept, when the last build made `path` from the same plan and what it read
+        then reads the same now."""
+        found = self.previous.get(path)
+        if found is None or found[0] != key:
+            return False
+        if found[1] and (self.answers is None or not self.answers.fresh(found[1])):
+            return False
+        self.files.keep(path, found[2])
+        self.records[path] = (key, found[1])
+        return True
+
+    def add(self, path: str, key: str, content, reads: dict[tuple, str]) -> None:
+        self.files.add(path, content)
+        self.records[path] = (key, reads)
+
+    def put(self, path: str, content: bytes | str) -> None:
+        """An output made from nothing but its own bytes (an asset, a chart's spec)."""
+        key = digest(content)
+        if not self.current(path, key):
+            self.add(path, key, content, {})
+
+    def make(self, path: str, key: str, make: Callable[[], bytes | str], site: str) -> None:
+        """`make()` the output at `path` unless it is current, recording what it reads (and the site's inputs)."""
+        if self.current(path, key):
+            return
+        with Recorder() as recorder:
+            read(("site",), site)
+            content = make()
+        self.add(path, key, content, recorder.reads)

@@ -1,0 +1,389 @@
+"""The build's stages, in order: each reads what the earlier ones left in the `BuildState` and adds its own.
+
+languages -> data -> charts -> content (gate: every input problem is reported by now) -> figures and claims ->
+pages planned -> images -> pages rendered -> feeds and indexes -> the site written. Every output goes through
+`freshness.Outputs`, which keeps the previous build's file when what it recorded reading is unchanged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import difflib
+import json
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from site_builder import (
+    assets,
+    claims,
+    content,
+    csv_out,
+    figures,
+    freshness,
+    i18n,
+    images,
+    inline,
+    output,
+    pages,
+    parallel,
+    render,
+    uptodate,
+)
+from site_builder import charts as chart_catalog
+from site_builder.build import BuildReport, Stage, UNTIMED_FIELDS, internal_problem
+from site_builder.config import SiteConfig, placeholder_base_url_problem
+from site_builder.errors import Collector, Problem, SiteError, display_path
+
+FEED_ENTRIES = 50  # the newest articles per feed, in full: what a reader subscribing catches up on (Pelican: 100)
+
+
+@dataclass
+class BuildState:
+    """What the stages share: the inputs as read, and the site as it is made."""
+
+    config: SiteConfig
+    out_dir: Path
+    strict: bool
+    base_url: str | None
+    jobs: int
+    snapshot: uptodate.Snapshot
+    cache_limit: int
+    problems: Collector = field(default_factory=Collector)
+    warnings: list[Problem] = field(default_factory=list)
+    languages: list = field(default_factory=list)
+    inputs: object = None
+    project_charts: list = field(default_factory=list)
+    chart_set: object = None
+    vega: object = None
+    articles: freshness.Collection | None = None
+    verdicts: list = field(default_factory=list)
+    bound: object = None
+    updated: dt.date | None = None
+    site_pages: list = field(default_factory=list)
+    envs: dict = field(default_factory=dict)
+    outputs: freshness.Outputs | None = None
+    report: BuildReport | None = None
+    spool: Path | None = None
+    cache_state: int | None = None
+
+    def close(self) -> None:
+        """What a build leaves behind, whether it succeeded or not: the spool of pages goes."""
+        if self.spool is not None:
+            shutil.rmtree(self.spool, ignore_errors=True)
+
+
+def build_date(articles) -> dt.date:
+    """The date shown as "updated": SOURCE_DATE_EPOCH when set, else the newest article, so that
+    two builds of the same inputs are byte-identical whatever the clock says."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch:
+        try:
+            if epoch.isascii():  # int() would read '١٧٨١٢٢٢٤٠٠' as a timestamp too
+                return dt.datetime.fromtimestamp(int(epoch), tz=dt.timezone.utc).date()
+        except (ValueError, OverflowError, OSError):
+            pass
+        raise SiteError(Problem(f"SOURCE_DATE_EPOCH={epoch!r} is not a Unix timestamp"))
+    return max((a.date for a in articles), default=dt.date(1970, 1, 1))
+
+
+def read_languages(state: BuildState) -> None:
+    """Each language's catalogs; and a --out that would overwrite an input is refused before anything is made."""
+    config, root = state.config, state.config.root
+    state.cache_state = _folder_mtime(assets.cache_dir() / "renders")  # an entry added changes it (a use does not)
+    theme = config.theme  # without a theme there is nothing to render: its error stops the build here
+    for code in config.languages:
+        language, found = i18n.load_language(code, theme.locale_dirs, root, config.locales_dir)
+        state.languages.append(language)
+        state.problems.problems += [p for p in found if p.severity == "error"]
+        state.warnings += [p for p in found if p.severity != "error"]
+    state.problems.problems += output.out_dir_problems(state.out_dir, root, {
+        "content": config.content_dir, "data": config.data_dir, "templates": config.templates_dir,
+        "locales": config.locales_dir, "charts": config.charts_dir})
+    state.outputs = freshness.Outputs(output.SiteFiles(), state.snapshot.reusable_outputs())
+
+
+def read_data(state: BuildState) -> None:
+    """Results, accelerators and the round's declared chart features, checked against each other; the project's
+    own charts (charts/*.py)."""
+    config = state.config
+    try:
+        state.inputs = chart_catalog.load_inputs(config.data_dir, config.round, config.previous_round, config.root)
+    except SiteError as error:
+        state.problems.extend(error)
+    state.project_charts, found = chart_catalog.load_project_charts(config.charts_dir, config.root)
+    state.warnings += found
+
+
+def make_charts(state: BuildState) -> None:
+    """Every chart in every language, then its files. Before the articles, while this process is small:
+    vl-convert's worker then adds its 120 MB to a smaller total."""
+    if state.inputs is None or state.problems.problems:
+        return
+    vega = assets.vega_bundle(cached_only=True) or images.in_fresh_worker(assets.vega_bundle_task, [0])[0]
+    if isinstance(vega, images.RenderFailure):
+        raise SiteError(Problem(f"vl-convert could not make its JavaScript bundle (vega.js): {vega}"))
+    state.vega = vega
+    keys = _chart_inputs_keys(state)
+    state.chart_set = chart_catalog.build_charts(state.inputs, state.languages, keys, state.project_charts)
+    _add_chart_files(state.outputs, state.chart_set.charts, state.chart_set.aliases, state.jobs)
+
+
+def read_content(state: BuildState) -> None:
+    """Every article; with --strict, the warnings found so far become errors (notes never fail a build)."""
+    config = state.config
+    try:
+        loaded = content.load_articles(config.content_dir, config.languages, config.root, state.warnings,
+                                       state.jobs, compact=True)
+        state.articles = freshness.Collection("articles", loaded, identity=lambda article: article.source)
+    except SiteError as error:
+        state.problems.extend(error)
+    if state.strict:
+        state.problems.problems += [Problem(p.message, p.path, p.line, p.col, p.hint) for p in state.warnings
+                                    if p.severity == "warning"]
+
+
+def bind_figures_and_claims(state: BuildState) -> None:
+    """Figures and claims resolved against the data; every chart shortcode names a built chart."""
+    config, inputs, chart_set = state.config, state.inputs, state.chart_set
+    dataset, names = inputs.dataset, inputs.names  # display names are loaded with the data
+    missing_names = names.missing("submitter", dataset.results["submitter"])
+    if missing_names and (config.data_dir / "display_names.csv").exists():
+        shown = display_path(config.data_dir / "display_names.csv", config.root)
+        state.warnings.append(Problem("no display name for submitter " + ", ".join(f"'{m}'" for m in missing_names)
+                                      + "; shown as the raw id", shown, severity="note"))
+    figure_context = figures.FigureContext(dataset, config.round, config.previous_round)
+    state.verdicts = claims.evaluate_claims(config, figure_context, state.strict, state.warnings)
+    state.bound = inline.bind(state.articles, figure_context, {v.id: v for v in state.verdicts},
+                              claims.render_claim_inline, pages.score_source_label, names.in_text,
+                              state.snapshot.site)
+    placeholder = placeholder_base_url_problem(config, state.base_url)
+    late = [*([placeholder] if placeholder else []), *chart_set.left_out.values()]
+    state.warnings += late
+    if state.strict and late:
+        raise SiteError([Problem(p.message, p.path, p.line, p.col, p.hint) for p in late])
+    _check_chart_references(state.articles, chart_set)
+
+
+def plan_pages(state: BuildState) -> None:
+    """Every page (path, template, title, its eager context), the theme's assets and the template environments;
+    this build's answers to what the last build's outputs read."""
+    config, chart_set, names = state.config, state.chart_set, state.inputs.names
+    state.updated = build_date(state.articles)
+    state.site_pages = pages.plan_pages(config, state.languages, state.inputs.dataset, state.articles,
+                                        chart_set.charts, state.updated, state.inputs.features, state.verdicts,
+                                        state.bound, names)
+    state.site_pages += pages.alias_pages(config, state.languages, chart_set.aliases, chart_set.charts)
+    theme = config.theme
+    theme_files = assets.theme_assets(theme.assets())
+    for asset in [*theme_files.values(), state.vega]:
+        state.outputs.put(asset.path, asset.content)
+    asset_paths = {name: asset.path for name, asset in theme_files.items()} | {"vega.js": state.vega.path}
+    compiled = render.TemplateCache(assets.cache_dir() / "renders")
+    state.envs = {lang.code: render.environment(theme.template_dirs, lang, {"assets": asset_paths, "names": names}, {
+        "source_label": lambda source, lang=lang: pages.score_source_label(source, lang)}, compiled)
+        for lang in state.languages}
+    any_env = state.envs[config.default_language]
+    state.outputs.answers = freshness.Answers(
+        site=state.snapshot.site, template_source=lambda name: render.template_source(any_env, name),
+        articles={article.source: article for article in state.articles},
+        collections={state.articles.name: state.articles})
+
+
+def make_images(state: BuildState) -> None:
+    """Each page's Open Graph image: a text card (a chart page's is its chart's PNG, made with the chart)."""
+    renderings: list[tuple[str, images.Task]] = []
+    outputs = state.outputs
+    for page in state.site_pages:
+        if page.card:
+            _plan_rendering(outputs, page.og_image, ("card", page.card), renderings)
+        elif page.og_image and page.og_image not in outputs.files:
+            _plan_rendering(outputs, page.og_image, ("png", page.context["chart"].spec), renderings)
+    _add_renderings(outputs, renderings, state.jobs)
+
+
+def render_pages(state: BuildState) -> None:
+    """Every HTML page that is not current, in its language's environment (in `jobs` processes), written to a
+    spool folder as it is made; template errors of all pages are reported together, once per template line."""
+    outputs, site_pages = state.outputs, state.site_pages
+    keys = [pages.page_key(page) for page in site_pages]
+    stale = [index for index, page in enumerate(site_pages) if not outputs.current(page.path, keys[index])]
+    spool = output.spool_folder(state.out_dir)  # pages go to disk as they are made, not into memory
+    state.spool = spool
+    problems = Collector()
+    try:
+        rendered = parallel.run(_render_page, stale, state.jobs,
+                                (site_pages, state.envs, state.config, spool, state.snapshot.site))
+    except _CannotSpool as error:
+        raise SiteError(Problem(f"cannot write the site: {error}", state.out_dir.as_posix())) from None
+    for index, (html, found, reads) in zip(stale, rendered):
+        if found:
+            problems.problems += found
+        else:
+            outputs.add(site_pages[index].path, keys[index], html, reads)
+    if problems.problems:
+        raise SiteError(render.merge_page_problems(problems.problems))
+
+
+def make_feeds_and_indexes(state: BuildState) -> None:
+    """An Atom feed per language with its newest articles, the sitemap (with hreflang alternates), robots.txt."""
+    config, outputs, envs = state.config, state.outputs, state.envs
+    charts_by = {(chart.lang, chart.id): chart for chart in state.chart_set.charts}
+    languages = {lang.code: lang for lang in state.languages}
+    site = state.snapshot.site
+
+    for code, env in envs.items():
+        path = f"{code}/feed.xml"
+
+        def feed(code=code, env=env, path=path) -> str:
+            own = [a for a in state.articles if a.lang == code][:FEED_ENTRIES]  # newest first
+            # Relative to the article: each entry carries its article's URL as xml:base.
+            entries = [(a, pages.article_parts(a, charts_by, state.bound.html(a, languages[code], a.path)))
+                       for a in own]
+            return render.render(env, "feed.xml", {
+                "page": pages.Page(path, code, "feed.xml", config.title[code], {}), "config": config,
+                "updated": state.updated, "entries": entries})
+
+        outputs.make(path, freshness.digest((path, config, state.updated)), feed, site)
+    default_env = envs[config.default_language]
+    in_sitemap = [page for page in state.site_pages if page.in_sitemap]
+    outputs.make("sitemap.xml", freshness.digest([pages.page_key(page) for page in in_sitemap]),
+                 lambda: render.render(default_env, "sitemap.xml", {
+                     "page": pages.Page("sitemap.xml", None, "sitemap.xml", "", {}), "config": config,
+                     "pages": in_sitemap}), site)
+    outputs.make("robots.txt", freshness.digest(("robots.txt", config)), lambda: render.render(
+        default_env, "robots.txt", {"page": pages.Page("robots.txt", None, "robots.txt", "", {}), "config": config}),
+        site)
+
+
+def write(state: BuildState) -> None:
+    """The site swapped in at once; what each output read, recorded for the next build."""
+    outputs, chart_set = state.outputs, state.chart_set
+    written = output.write_site(outputs.files, state.out_dir, background_removal=True)
+    report = BuildReport(state.out_dir, state.config.languages,
+                         len([p for p in state.site_pages if not p.path.startswith("embed/")]),
+                         len(chart_set.charts), len(outputs.files), tuple(state.warnings), 0.0,
+                         tuple(chart_set.notes), written.written)
+    state.snapshot.record({name: getattr(report, name) for name in UNTIMED_FIELDS}, outputs.records)
+    if _folder_mtime(assets.cache_dir() / "renders") != state.cache_state:  # the cache grew: keep it in its bound
+        images.trim_render_cache(state.cache_limit)
+    state.report = report
+
+
+STAGES = (
+    Stage("reading languages", read_languages),
+    Stage("reading data", read_data),
+    Stage("building charts", make_charts),
+    Stage("reading content", read_content, gate=True),
+    Stage("binding figures and claims", bind_figures_and_claims, gate=True),
+    Stage("planning pages", plan_pages),
+    Stage("making images", make_images),
+    Stage("rendering pages", render_pages),
+    Stage("making feeds and indexes", make_feeds_and_indexes),
+    Stage("writing the site", write),
+)
+
+
+def _folder_mtime(folder: Path) -> int | None:
+    try:
+        return folder.stat().st_mtime_ns
+    except OSError:
+        return None
+
+
+def _chart_inputs_keys(state: BuildState) -> dict[str, str]:
+    """Language code -> hash of what its charts are made from: the site's inputs but for articles and
+    templates (data, rounds, catalogs, project charts, code and libraries)."""
+    return {code: freshness.digest(("charts", state.snapshot.site, code)) for code in state.config.languages}
+
+
+def _plan_rendering(outputs: freshness.Outputs, path: str, task: images.Task,
+                    renderings: list[tuple[str, images.Task]]) -> None:
+    if not outputs.current(path, images.rendering_key(task)):
+        renderings.append((path, task))
+
+
+def _add_renderings(outputs: freshness.Outputs, renderings: list[tuple[str, images.Task]], jobs: int) -> None:
+    """Make the renderings (in `jobs` processes) and add them to the site; one that vl-convert failed to make is
+    a problem naming its file (charts/LANG/ID.svg). A rendering is made from its task alone: it reads nothing."""
+    failed = []
+    for (path, task), rendering in zip(renderings, images.render_all([task for _, task in renderings], jobs)):
+        if isinstance(rendering, images.RenderFailure):
+            failed.append(Problem(f"vl-convert could not render {path}: {rendering}",
+                                  hint="a character in its texts (title, labels, names) it cannot draw?"))
+        else:
+            outputs.add(path, images.rendering_key(task), rendering, {})
+    if failed:
+        raise SiteError(failed)
+
+
+class _CannotSpool(Exception):
+    """A page could not be written to the spool (no space left, an I/O error); the message is the system's."""
+
+
+def _render_page(shared: tuple, index: int) -> tuple[output.FromFile | None, list[Problem], dict]:
+    """One page's HTML in a spool file, or its problems, and what it read (a task of `parallel.run`)."""
+    site_pages, envs, config, spool, site = shared
+    page = site_pages[index]
+    with freshness.Recorder() as recorder:
+        freshness.read(("site",), site)
+        try:
+            context = {**page.context, **(page.late() if page.late else {}), "page": page,
+                       "switcher": pages.switcher(page, list(config.languages))}
+            html = render.render(envs[page.lang or config.default_language], page.template, context)
+        except SiteError as error:
+            return None, error.problems, {}
+        except Exception as error:  # noqa: BLE001 - a bug while making one page: say which page
+            return None, [internal_problem(error, f"while building {page.path}")], {}
+    path = spool / f"{index}.html"
+    try:
+        path.write_bytes(html.encode("utf-8"))
+    except OSError as error:  # a full disk: reported at the output folder, not as a traceback
+        raise _CannotSpool(error.strerror or str(error)) from None
+    return output.FromFile(str(path), owned=True), [], recorder.reads
+
+
+def _check_chart_references(articles, chart_set: chart_catalog.ChartSet) -> None:
+    """Every {{< chart ID >}} names a built chart: a left-out chart says why, a renamed one its new id,
+    an unknown one the closest id."""
+    known = chart_set.ids()
+    problems = Collector()
+    for article in articles:
+        for chart_id, line in article.charts:
+            if chart_id in known:
+                continue
+            if chart_id in chart_set.left_out:
+                problems.error(f"chart '{chart_id}' is left out of this build", article.source, line,
+                               hint=chart_set.left_out[chart_id].message)
+            elif chart_id in chart_set.aliases:
+                problems.error(f"chart '{chart_id}' is now called '{chart_set.aliases[chart_id]}'", article.source,
+                               line, hint=f"write {{{{< chart {chart_set.aliases[chart_id]} >}}}}")
+            else:
+                close = difflib.get_close_matches(chart_id, known, n=1)
+                problems.error(f"unknown chart '{chart_id}'", article.source, line,
+                               hint=f"did you mean '{close[0]}'?" if close else "known: " + ", ".join(known))
+    problems.raise_if_any()
+
+
+def _add_chart_files(outputs: freshness.Outputs, charts: list[chart_catalog.Chart], aliases: dict[str, str],
+                     jobs: int) -> None:
+    """Spec (JSON), static SVG and PNG (the chart page's Open Graph image) per chart and language; the plotted
+    rows once per chart as CSV (from the first language: the rows are the same, only generated labels
+    differ). A renamed chart's old id gets the same files, so links to them keep working."""
+    renderings: list[tuple[str, images.Task]] = []
+    old_ids: dict[str, list[str]] = {}
+    for old, new in aliases.items():
+        old_ids.setdefault(new, []).append(old)
+    for chart in charts:
+        spec = json.dumps(chart.spec, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
+        rows_csv = csv_out.frame_csv(chart.rows)
+        for chart_id in [chart.id, *old_ids.get(chart.id, [])]:
+            outputs.put(f"charts/{chart.lang}/{chart_id}.vl.json", spec)
+            _plan_rendering(outputs, f"charts/{chart.lang}/{chart_id}.svg", ("svg", chart.spec), renderings)
+            _plan_rendering(outputs, f"charts/{chart.lang}/{chart_id}.png", ("png", chart.spec), renderings)
+            csv_path = f"data/{chart_id}.csv"
+            if csv_path not in outputs.files:
+                outputs.put(csv_path, rows_csv)
+    _add_renderings(outputs, renderings, jobs)
