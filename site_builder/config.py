@@ -44,6 +44,9 @@ class SiteConfig:
     """The project's own charts: Python modules declaring charts with `@chart` (README, "Add a chart");
     optional."""
 
+    def __identity__(self) -> tuple:  # in a planned page's key: site.toml is among the site's inputs (`uptodate`)
+        return ("config",)
+
     @property
     def rounds(self) -> list[str]:
         """The rounds whose data the site reads: the round, then the previous round when there is one."""

@@ -22,6 +22,9 @@ class DisplayNames:
 
     names: dict[str, dict[str, str]] = field(default_factory=dict)
 
+    def __identity__(self) -> tuple:  # in a planned page's key: data/display_names.csv is among the site's inputs
+        return ("display names",)
+
     def name(self, kind: str, raw_id) -> str:
         return self.names.get(kind, {}).get(str(raw_id), str(raw_id))
 

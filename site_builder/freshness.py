@@ -23,48 +23,28 @@ from __future__ import annotations
 
 import contextvars
 import dataclasses
-import datetime as dt
 import hashlib
-import os
+import io
+import pickle
 from collections.abc import Callable, Iterator, Sequence
 
 _active: contextvars.ContextVar[Recorder | None] = contextvars.ContextVar("recorder", default=None)
 
 
 def digest(value) -> str:
-    """A stable digest of a value made of strings, bytes, numbers, dates, None, sequences, dicts and dataclasses."""
-    hasher = hashlib.blake2b(digest_size=16)
-    _feed(hasher, value)
-    return hasher.hexdigest()
+    """A digest of a value as pickle writes it, except that an object with an `__identity__` (an article, a chart,
+    a language) counts as that identity: its contents are the site's inputs, or are recorded as they are read.
+    Equal values give equal digests from one build to the next (a set, whose order changes, at worst makes an
+    output again); a value pickle cannot write (a function) is an error, never a digest that is always new."""
+    buffer = io.BytesIO()
+    _Pickler(buffer, protocol=5).dump(value)
+    return hashlib.blake2b(buffer.getbuffer(), digest_size=16).hexdigest()
 
 
-def _feed(hasher, value) -> None:
-    if isinstance(value, str):
-        data = value.encode("utf-8", "surrogatepass")
-        hasher.update(b"s%d:" % len(data) + data)
-    elif isinstance(value, bytes):
-        hasher.update(b"b%d:" % len(value) + value)
-    elif isinstance(value, os.PathLike):
-        _feed(hasher, ("path", os.fspath(value)))
-    elif value is None or isinstance(value, (bool, int, float, dt.date)):
-        hasher.update(b"v" + repr(value).encode() + b";")
-    elif isinstance(value, (tuple, list)):
-        hasher.update(b"(%d" % len(value))
-        for item in value:
-            _feed(hasher, item)
-        hasher.update(b")")
-    elif isinstance(value, dict):
-        hasher.update(b"{%d" % len(value))
-        for key, item in value.items():
-            _feed(hasher, key)
-            _feed(hasher, item)
-        hasher.update(b"}")
-    elif (identity := getattr(value, "__identity__", None)) is not None:
-        _feed(hasher, identity())  # an object whose contents are recorded as they are read (an article)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        _feed(hasher, (type(value).__qualname__, [getattr(value, f.name) for f in dataclasses.fields(value)]))
-    else:  # an unknown type would hash by its memory address and never be fresh: say so rather than guess
-        raise TypeError(f"cannot take the digest of a {type(value).__qualname__}")
+class _Pickler(pickle.Pickler):
+    def persistent_id(self, obj):
+        identity = getattr(type(obj), "__identity__", None)
+        return None if identity is None else identity(obj)
 
 
 class Recorder:
@@ -154,23 +134,32 @@ class Answers:
             return None if collection is None else collection.membership()
         return None  # a read this version does not know: the output is made again
 
-    def fresh(self, reads: dict[tuple, str]) -> bool:
-        """Whether every recorded read would read the same now."""
-        return all(self.answer(name) == value for name, value in reads.items())
+    def fresh(self, reads) -> bool:
+        """Whether every recorded read ((name, digest) pairs) would read the same now."""
+        return all(self.answer(name) == value for name, value in reads)
 
 
 class Outputs:
     """The site being made: each output's file, the key it was planned with and what it read while it was made.
 
-    `previous`: path -> (key, reads, file state) of the last build's outputs still as it left them. An output
-    whose key is unchanged and whose reads `answers` finds unchanged is kept (its file carried over, unread);
-    `records` is what the next build gets."""
+    `previous`: path -> (key, reads, file state) of the last build's outputs still as it left them, each read an
+    index into `reads` ((name, digest) pairs, each kept once however many outputs made it). An output whose key
+    is unchanged and whose reads `answers` finds unchanged is kept (its file carried over, unread); `records`,
+    path -> (key, [(name, digest), ...]), is what the next build gets."""
 
-    def __init__(self, files, previous: dict[str, tuple[str, dict, tuple]]) -> None:
+    def __init__(self, files, previous: dict[str, tuple[str, tuple[int, ...], tuple]] | None = None,
+                 reads: list[tuple[tuple, str]] | None = None) -> None:
         self.files = files
-        self.previous = previous
+        self.previous = previous or {}
+        self.reads = reads or []
         self.answers: Answers | None = None  # set once the articles and templates are known
-        self.records: dict[str, tuple[str, dict]] = {}
+        self.records: dict[str, tuple[str, list]] = {}
+        self._still: list[bool] | None = None  # per read: whether it reads the same now
+
+    def _unchanged(self) -> list[bool] | None:
+        if self._still is None and self.answers is not None:
+            self._still = [self.answers.answer(name) == value for name, value in self.reads]
+        return self._still
 
     def current(self, path: str, key: str) -> bool:
         """True, and the previous file kept, when the last build made `path` from the same plan and what it read
@@ -178,15 +167,15 @@ class Outputs:
         found = self.previous.get(path)
         if found is None or found[0] != key:
             return False
-        if found[1] and (self.answers is None or not self.answers.fresh(found[1])):
+        if found[1] and ((still := self._unchanged()) is None or not all(map(still.__getitem__, found[1]))):
             return False
         self.files.keep(path, found[2])
-        self.records[path] = (key, found[1])
+        self.records[path] = (key, [self.reads[index] for index in found[1]])
         return True
 
     def add(self, path: str, key: str, content, reads: dict[tuple, str]) -> None:
         self.files.add(path, content)
-        self.records[path] = (key, reads)
+        self.records[path] = (key, list(reads.items()))
 
     def put(self, path: str, content: bytes | str) -> None:
         """An output made from nothing but its own bytes (an asset, a chart's spec)."""
@@ -202,3 +191,19 @@ class Outputs:
             read(("site",), site)
             content = make()
         self.add(path, key, content, recorder.reads)
+
+
+def packed(records: dict[str, tuple[str, list]]) -> tuple[dict[str, tuple[str, tuple[int, ...]]], list]:
+    """`Outputs.records` for keeping: each distinct (name, digest) read stored once, outputs naming its index."""
+    index: dict[tuple, int] = {}
+    table: list[tuple[tuple, str]] = []
+    by_path = {}
+    for path, (key, reads) in records.items():
+        numbers = []
+        for pair in reads:
+            if pair not in index:
+                index[pair] = len(table)
+                table.append(pair)
+            numbers.append(index[pair])
+        by_path[path] = (key, tuple(numbers))
+    return by_path, table

@@ -441,7 +441,7 @@ def _remove_in_background(folder: Path) -> None:
     thread = threading.Thread(target=shutil.rmtree, args=(folder,), kwargs={"ignore_errors": True},
                               name=f"remove {folder.name}")
     thread.start()  # not a daemon: the interpreter waits for it before exiting
-    _removals.append(thread)
+    _removals[:] = [*(other for other in _removals if other.is_alive()), thread]  # one per build, not per rebuild
 
 
 def wait_for_removals() -> None:

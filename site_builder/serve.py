@@ -23,6 +23,7 @@ from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
+from site_builder import uptodate
 from site_builder.build import build_site
 from site_builder.config import load_config
 from site_builder.errors import Problem, SiteError, display_path
@@ -367,6 +368,9 @@ def _build(root: Path, base_url: str, slots: list[Path], live: LiveSite, log: Ca
         for warning in report.warnings:
             log(str(warning))
         live.published(target)
+        other = slots[0] if target == slots[1] else slots[1]
+        if not other.exists():  # the other folder starts as this build, so the first edit is made like any other
+            uptodate.copy_build(target, other)
         log(f"built: {report.pages} pages, {report.charts} charts, {len(report.warnings)} warnings "
             f"in {report.seconds:.2f} s")
         return

@@ -63,6 +63,8 @@ class BuildState:
     bound: object = None
     updated: dt.date | None = None
     site_pages: list = field(default_factory=list)
+    page_keys: list[str] = field(default_factory=list)
+    site_read: str = ""
     envs: dict = field(default_factory=dict)
     outputs: freshness.Outputs | None = None
     report: BuildReport | None = None
@@ -102,7 +104,7 @@ def read_languages(state: BuildState) -> None:
     state.problems.problems += output.out_dir_problems(state.out_dir, root, {
         "content": config.content_dir, "data": config.data_dir, "templates": config.templates_dir,
         "locales": config.locales_dir, "charts": config.charts_dir})
-    state.outputs = freshness.Outputs(output.SiteFiles(), state.snapshot.reusable_outputs())
+    state.outputs = freshness.Outputs(output.SiteFiles(), *state.snapshot.reusable_outputs())
 
 
 def read_data(state: BuildState) -> None:
@@ -176,18 +178,21 @@ def plan_pages(state: BuildState) -> None:
                                         chart_set.charts, state.updated, state.inputs.features, state.verdicts,
                                         state.bound, names)
     state.site_pages += pages.alias_pages(config, state.languages, chart_set.aliases, chart_set.charts)
+    state.page_keys = [pages.page_key(page) for page in state.site_pages]
     theme = config.theme
     theme_files = assets.theme_assets(theme.assets())
     for asset in [*theme_files.values(), state.vega]:
         state.outputs.put(asset.path, asset.content)
     asset_paths = {name: asset.path for name, asset in theme_files.items()} | {"vega.js": state.vega.path}
+    # What every page reads besides its own inputs: the site's inputs, and the theme's assets as their hashed names.
+    state.site_read = freshness.digest((state.snapshot.site, asset_paths))
     compiled = render.TemplateCache(assets.cache_dir() / "renders")
     state.envs = {lang.code: render.environment(theme.template_dirs, lang, {"assets": asset_paths, "names": names}, {
         "source_label": lambda source, lang=lang: pages.score_source_label(source, lang)}, compiled)
         for lang in state.languages}
     any_env = state.envs[config.default_language]
     state.outputs.answers = freshness.Answers(
-        site=state.snapshot.site, template_source=lambda name: render.template_source(any_env, name),
+        site=state.site_read, template_source=lambda name: render.template_source(any_env, name),
         articles={article.source: article for article in state.articles},
         collections={state.articles.name: state.articles})
 
@@ -208,14 +213,14 @@ def render_pages(state: BuildState) -> None:
     """Every HTML page that is not current, in its language's environment (in `jobs` processes), written to a
     spool folder as it is made; template errors of all pages are reported together, once per template line."""
     outputs, site_pages = state.outputs, state.site_pages
-    keys = [pages.page_key(page) for page in site_pages]
+    keys = state.page_keys
     stale = [index for index, page in enumerate(site_pages) if not outputs.current(page.path, keys[index])]
     spool = output.spool_folder(state.out_dir)  # pages go to disk as they are made, not into memory
     state.spool = spool
     problems = Collector()
     try:
         rendered = parallel.run(_render_page, stale, state.jobs,
-                                (site_pages, state.envs, state.config, spool, state.snapshot.site))
+                                (site_pages, state.envs, state.config, spool, state.site_read))
     except _CannotSpool as error:
         raise SiteError(Problem(f"cannot write the site: {error}", state.out_dir.as_posix())) from None
     for index, (html, found, reads) in zip(stale, rendered):
@@ -232,7 +237,7 @@ def make_feeds_and_indexes(state: BuildState) -> None:
     config, outputs, envs = state.config, state.outputs, state.envs
     charts_by = {(chart.lang, chart.id): chart for chart in state.chart_set.charts}
     languages = {lang.code: lang for lang in state.languages}
-    site = state.snapshot.site
+    site = state.site_read
 
     for code, env in envs.items():
         path = f"{code}/feed.xml"
@@ -249,7 +254,8 @@ def make_feeds_and_indexes(state: BuildState) -> None:
         outputs.make(path, freshness.digest((path, config, state.updated)), feed, site)
     default_env = envs[config.default_language]
     in_sitemap = [page for page in state.site_pages if page.in_sitemap]
-    outputs.make("sitemap.xml", freshness.digest([pages.page_key(page) for page in in_sitemap]),
+    outputs.make("sitemap.xml", freshness.digest([key for page, key in zip(state.site_pages, state.page_keys)
+                                                  if page.in_sitemap]),
                  lambda: render.render(default_env, "sitemap.xml", {
                      "page": pages.Page("sitemap.xml", None, "sitemap.xml", "", {}), "config": config,
                      "pages": in_sitemap}), site)

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import sys
 from pathlib import Path
 
-from site_builder import cache, output
+from site_builder import cache, freshness, output
 
 LIBRARIES = ("jinja2", "markdown-it-py", "mdit-py-plugins", "linkify-it-py", "nh3", "pyyaml", "pandas", "numpy",
              "altair", "jsonschema", "vl-convert-python", "babel", "python-slugify", "pillow")
@@ -64,28 +65,30 @@ class Snapshot:
             return None
         return dict(self._record["report"], written=0)
 
-    def reusable_outputs(self) -> dict[str, tuple[str, dict, tuple[int, int, int]]]:
-        """Output path -> (its key, what it read, its size, mtime and inode), for every output of the last build
-        into this folder that is still as that build left it."""
-        records, recorded = self._record.get("records"), self._record.get("output") or {}
-        if not isinstance(records, dict):
-            return {}
+    def reusable_outputs(self) -> tuple[dict[str, tuple[str, tuple[int, ...], tuple[int, int, int]]], list]:
+        """(output path -> (its key, its reads, its size, mtime and inode), for every output of the last build
+        into this folder that is still as that build left it; the reads they name), see `freshness.Outputs`."""
+        records, reads = self._record.get("records"), self._record.get("reads")
+        recorded = self._record.get("output") or {}
+        if not isinstance(records, dict) or not isinstance(reads, list):
+            return {}, []
         try:
             state = self._output()
         except OSError:
-            return {}
-        return {path: (key, reads, state[path]) for path, (key, reads) in records.items()
-                if path in state and state[path] == recorded.get(path)}
+            return {}, []
+        return {path: (key, numbers, state[path]) for path, (key, numbers) in records.items()
+                if path in state and state[path] == recorded.get(path)}, reads
 
-    def record(self, report: dict, records: dict[str, tuple[str, dict]]) -> None:
+    def record(self, report: dict, records: dict[str, tuple[str, list]]) -> None:
         """Remember a successful build: its inputs, its output's state, its report (without timing) and each
         output's key and reads, for the next build."""
         try:
             state = _output_state(self.out_dir)
         except OSError:
             return
+        by_path, reads = freshness.packed(records)
         cache.save("built", _record_key(self.out_dir), {"inputs": self.inputs, "output": state, "report": report,
-                                                        "records": records})
+                                                        "records": by_path, "reads": reads})
 
 
 def site_fingerprint(config) -> str:
@@ -118,6 +121,17 @@ def _output_state(out_dir: Path) -> dict[str, tuple[int, int, int]] | None:
             status = os.lstat(path)
             state[os.path.relpath(path, target)] = (status.st_size, status.st_mtime_ns, status.st_ino)
     return state
+
+
+def copy_build(source: Path, target: Path) -> None:
+    """Make `target` the last build into `source`: its files hard-linked (the same inodes, so the same recorded
+    state) and `source`'s record kept under `target`'s name, so that the next build into `target` makes only what
+    changed (`serve` builds into two folders in turn). Nothing is done when `source` has no record."""
+    record = cache.load("built", _record_key(source))
+    if not isinstance(record, dict) or target.exists():
+        return
+    shutil.copytree(source, target, copy_function=os.link, symlinks=True)
+    cache.save("built", _record_key(target), record)
 
 
 def _record_key(out_dir: Path) -> str:

@@ -277,10 +277,11 @@ def test_ctrl_c_stops_the_command_cleanly(mini_site, tmp_path, when):
 def test_build_site_reports_progress_stage_by_stage(mini_site, tmp_path):
     calls = []
     build_site(mini_site, tmp_path / "out", progress=lambda *call: calls.append(call))
-    assert [done for done, _, _ in calls] == [0, 1, 2, 3]
-    assert {total for _, total, _ in calls} == {4}
-    assert [label for _, _, label in calls] == ["reading data and building charts", "reading content",
-                                                "rendering pages", "writing the site"]
+    from site_builder.stages import STAGES
+
+    assert [done for done, _, _ in calls] == list(range(len(STAGES)))
+    assert {total for _, total, _ in calls} == {len(STAGES)}
+    assert [label for _, _, label in calls] == [stage.name for stage in STAGES]
 
 
 def test_build_without_a_terminal_prints_one_summary_line(mini_site, tmp_path):
