@@ -182,7 +182,7 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     figure_context = figures.FigureContext(dataset, config.round, config.previous_round)
     verdicts = claims.evaluate_claims(config, figure_context, strict, warnings)
     bound = inline.bind(articles, figure_context, {v.id: v for v in verdicts}, claims.render_claim_inline,
-                        pages.score_source_label, names.in_text, data_print)
+                        names.in_text, data_print)
     late = [*([placeholder] if placeholder else []), *chart_set.left_out.values()]
     warnings += late
     if strict and late:
@@ -203,8 +203,8 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
         files.add(asset.path, asset.content)
     asset_paths = {name: asset.path for name, asset in theme_files.items()} | {"vega.js": vega.path}
     compiled = render.TemplateCache(assets.cache_dir() / "renders")
-    envs = {lang.code: render.environment(theme.template_dirs, lang, {"assets": asset_paths, "names": names}, {
-        "source_label": lambda source, lang=lang: pages.score_source_label(source, lang)}, compiled)
+    envs = {lang.code: render.environment(theme.template_dirs, lang, {"assets": asset_paths, "names": names}, None,
+                                          compiled)
         for lang in languages}
 
     _add_page_images(reuse, site_pages, jobs)

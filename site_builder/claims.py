@@ -57,7 +57,7 @@ from site_builder.config import SiteConfig
 from site_builder.errors import Collector, Problem, SiteError, display_path
 from site_builder.figures import FigureContext, FigureError, Quantity, evaluate_expression
 from site_builder.i18n import Language
-from site_builder.inline import format_value
+from site_builder.labels import format_value, verdict_label
 from site_builder.render import relative_url
 
 REGISTRY_FILE = "claims.yaml"
@@ -548,13 +548,6 @@ def format_tolerance(check: Check, lang: Language) -> str:
         return lang.gettext("none")
     digits = check.asserts.decimals + 1
     return "± " + format_value(check.tolerance, check.asserts.unit, digits, lang)
-
-
-def verdict_label(verdict: str, lang: Language) -> str:
-    _ = lang.gettext
-    return {"confirmed": _("Confirmed"), "consistent": _("Consistent with the data"),
-            "overstated": _("Overstated"), "contradicted": _("Contradicted"),
-            "not-checkable": _("Not checkable")}[verdict]
 
 
 def render_claim_inline(verdict: Verdict, lang: Language, from_path: str) -> str:

@@ -226,7 +226,6 @@ def check(root: Path, strict: bool, catalogs: bool, languages: tuple[str, ...]) 
     from site_builder.data import load_dataset
     from site_builder.errors import Problem, SiteError
     from site_builder.figures import FigureContext
-    from site_builder.pages import score_source_label
 
     notes: list[Problem] = []
     try:
@@ -237,7 +236,7 @@ def check(root: Path, strict: bool, catalogs: bool, languages: tuple[str, ...]) 
         # Bound figures and cited claims must resolve, as in a build: a wrong row is an error here too.
         context = FigureContext(dataset, config.round, config.previous_round)
         verdicts = claims.evaluate_claims(config, context, strict, notes)
-        inline.bind(articles, context, {v.id: v for v in verdicts}, claims.render_claim_inline, score_source_label)
+        inline.bind(articles, context, {v.id: v for v in verdicts}, claims.render_claim_inline)
     except SiteError as error:
         _fail(error, "check failed", "")
     for note in notes:

@@ -18,6 +18,7 @@ from site_builder.content import html_of
 from site_builder.errors import Collector
 from site_builder.figures import FigureContext, FigureError, Quantity, ResultRef, evaluate
 from site_builder.i18n import Language
+from site_builder.labels import format_quantity, score_source_label
 from site_builder.render import relative_url
 from site_builder.urls import benchmark_path, result_anchor
 
@@ -58,25 +59,7 @@ def resolve_figures(articles, context: FigureContext, problems: Collector,
     return resolved
 
 
-def format_value(value: float, unit: str, decimals: int, lang: Language) -> str:
-    """A number with its unit in the reader's locale: "2,0206 min", "68,5%", "1,65×", "8.192"."""
-    _ = lang.gettext
-    if unit == "percent":
-        return lang.percent(value, decimals)
-    number = lang.number(value, decimals)
-    if unit == "minutes":  # a no-break space: the unit never wraps away from its number
-        return (_("%(value)s min") % {"value": number}).replace(" ", "\u00a0")
-    if unit == "times":
-        return _("%(value)s×") % {"value": number}
-    return number
-
-
-def format_quantity(quantity: Quantity, lang: Language) -> str:
-    return format_value(quantity.value, quantity.unit, quantity.decimals, lang)
-
-
-def _describe_result(ref: ResultRef, lang: Language, benchmark_names: dict[str, str],
-                     source_label: Callable[[str, Language], str]) -> str:
+def _describe_result(ref: ResultRef, lang: Language, benchmark_names: dict[str, str]) -> str:
     row = ref.row
     score = lang.number(row["score_minutes"], ref.score_decimals) if row["score_minutes"] == row["score_minutes"] \
         else "—"
@@ -84,11 +67,10 @@ def _describe_result(ref: ResultRef, lang: Language, benchmark_names: dict[str, 
                         "%(minutes)s min; %(source)s") % {
         "submitter": ref.submitter, "system": ref.system_id, "count": lang.number(ref.accelerators),
         "accelerator": row["accelerator"], "benchmark": benchmark_names.get(ref.benchmark, ref.benchmark),
-        "round": ref.round, "minutes": score, "source": source_label(str(row["score_source"]), lang)}
+        "round": ref.round, "minutes": score, "source": score_source_label(str(row["score_source"]), lang)}
 
 
-def describe(quantity: Quantity, lang: Language, benchmark_names: dict[str, str],
-             source_label: Callable[[str, Language], str]) -> str:
+def describe(quantity: Quantity, lang: Language, benchmark_names: dict[str, str]) -> str:
     """Where the figure comes from, in the reader's language: the method, then each row used."""
     _ = lang.gettext
     method = {
@@ -117,13 +99,12 @@ def describe(quantity: Quantity, lang: Language, benchmark_names: dict[str, str]
         scope = ", ".join(f"{column} = {value}" for column, value in quantity.filters)
         text = _("%(what)s, counted in the %(round)s results") % {"what": what, "round": quantity.round}
         return text + (f" ({scope})" if scope else "") + "."
-    rows = "; ".join(_describe_result(ref, lang, benchmark_names, source_label) for ref in quantity.refs)
+    rows = "; ".join(_describe_result(ref, lang, benchmark_names) for ref in quantity.refs)
     return f"{method}. {rows}."
 
 
 def figure_html(quantity: Quantity, lang: Language, page_path: str, element_id: str,
-                benchmark_names: dict[str, str], source_label: Callable[[str, Language], str],
-                rename: Callable[[str], str] = str, notes: dict | None = None) -> str:
+                benchmark_names: dict[str, str], rename: Callable[[str], str] = str, notes: dict | None = None) -> str:
     """A bound figure: the number links to its (first) row; its provenance is a tooltip that hover and
     keyboard focus reveal and that screen readers get as the link's description. `notes` keeps the
     tooltips already written (a figure cited on many pages is described once per language)."""
@@ -131,7 +112,7 @@ def figure_html(quantity: Quantity, lang: Language, page_path: str, element_id: 
     value = f'<data value="{quantity.value:.{max(quantity.decimals, 0)}f}">{text}</data>'
     note = notes.get((quantity, lang.code)) if notes is not None else None
     if note is None:
-        note = html.escape(rename(describe(quantity, lang, benchmark_names, source_label)))
+        note = html.escape(rename(describe(quantity, lang, benchmark_names)))
         if notes is not None:
             notes[(quantity, lang.code)] = note
     tip = f'<span class="figure-note" role="tooltip" id="{element_id}">{note}</span>'
@@ -152,7 +133,6 @@ class BoundArticles:
     figures: dict  # (article source, shortcode index) -> Quantity
     claims: dict  # claim id -> verdict
     benchmark_names: dict[str, str]
-    source_label: Callable[[str, Language], str]
     claim_html: Callable[[object, Language, str], str]
     rename: Callable[[str], str] = str  # raw submitter ids in provenance text -> display names
     notes: dict = field(default_factory=dict, compare=False, repr=False)  # (Quantity, language) -> tooltip
@@ -165,7 +145,7 @@ class BoundArticles:
             code = codes[int(match.group(1))]
             if code.name == "fig":
                 return figure_html(self.figures[(article.source, code.index)], lang, page_path,
-                                   f"fig-{code.index}", self.benchmark_names, self.source_label, self.rename, self.notes)
+                                   f"fig-{code.index}", self.benchmark_names, self.rename, self.notes)
             if code.name == "claim":
                 return self.claim_html(self.claims[code.args[0]], lang, page_path)
             raise AssertionError(f"no renderer for shortcode '{code.name}'")  # markup knows every name
@@ -174,7 +154,7 @@ class BoundArticles:
 
 
 def bind(articles, context: FigureContext, claims: dict, claim_html: Callable[[object, Language, str], str],
-         source_label: Callable[[str, Language], str], rename: Callable[[str], str] = str,
+         rename: Callable[[str], str] = str,
          data_key: str | None = None) -> BoundArticles:
     """Resolve every `fig` and `claim` shortcode of every article; all failures reported together."""
     problems = Collector()
@@ -192,4 +172,4 @@ def bind(articles, context: FigureContext, claims: dict, claim_html: Callable[[o
                                else "claims of this round: " + (", ".join(sorted(claims)) or "none"))
     problems.raise_if_any()
     names = {str(b): str(context.dataset.benchmarks.loc[b, "name"]) for b in context.dataset.benchmarks.index}
-    return BoundArticles(figures, claims, names, source_label, claim_html, rename)
+    return BoundArticles(figures, claims, names, claim_html, rename)

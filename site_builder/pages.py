@@ -21,7 +21,8 @@ from site_builder.data import Dataset
 from site_builder.display_names import DisplayNames
 from site_builder.figures import FigureContext
 from site_builder.i18n import Language
-from site_builder.inline import BoundArticles, format_value
+from site_builder.inline import BoundArticles
+from site_builder.labels import choice_label, format_value, legend, score_method_label, task_label, verdict_label
 from site_builder.render import served_path
 from site_builder.rounds import RoundInfo, load_round_info, result_folder_url
 from site_builder.urls import benchmark_path, result_anchor
@@ -90,65 +91,6 @@ def article_parts(article: Article, charts_by: dict, html: str) -> list[tuple[st
     return parts
 
 
-# Score methods in legend order (ids of the derived `score_method` column, see data/README.md).
-SCORE_METHODS = ("official-summarizer", "computed-from-logs", "submitter-summary", "published-by-submitter",
-                 "not-computed")
-
-
-def score_method_label(method: str, lang: Language) -> str:
-    """Short, translated name of how a score was obtained, for a table cell."""
-    _ = lang.gettext
-    return {
-        "official-summarizer": _("official result summarizer"),
-        "computed-from-logs": _("computed from the result logs"),
-        "submitter-summary": _("submitter's summary.json"),
-        "published-by-submitter": _("published by the submitter"),
-        "not-computed": _("not computed"),
-    }.get(method, _("not stated"))
-
-
-def score_method_explanation(method: str, lang: Language) -> str:
-    """What a score method means, said once in the legend under a table."""
-    _ = lang.gettext
-    return {
-        "official-summarizer": _("MLCommons' own result summarizer (mlperf-logging) was run on the complete "
-                                 "result logs."),
-        "computed-from-logs": _("Computed for this site from the start and stop times in each run's log, with the "
-                                "official rules: mean of the runs without the fastest and slowest, then the RCP "
-                                "factor."),
-        "submitter-summary": _("Copied from the summary.json the submitter committed to the results repository "
-                               "(the official summarizer's output, run by the submitter); not recomputed."),
-        "published-by-submitter": _("Taken from the submitter's own publication, with the decimals it gives; not "
-                                    "recomputed, and it may differ slightly from the final MLCommons table."),
-        "not-computed": _("No score: the result's logs have not been scored yet. The result exists and is listed, "
-                          "but it cannot be compared."),
-    }.get(method, _("The data does not say how this score was obtained."))
-
-
-def score_source_label(source: str, lang: Language) -> str:
-    """Short label for a full `score_source` text, where only that text is at hand (chart data tables)."""
-    return score_method_label(derive.score_method(source) or "", lang)
-
-
-def legend(methods, lang: Language) -> list[tuple[str, str]]:
-    """(label, explanation) for each score method present, in legend order."""
-    present = set(methods)
-    order = [m for m in SCORE_METHODS if m in present] + sorted(present - set(SCORE_METHODS))
-    return [(score_method_label(m, lang), score_method_explanation(m, lang)) for m in order]
-
-
-def task_label(task: str, lang: Language) -> str:
-    _ = lang.gettext
-    return {
-        "llm-pretraining": _("Large language model pretraining"),
-        "llm-finetuning": _("Large language model fine-tuning"),
-        "text-to-image": _("Text-to-image generation"),
-        "recommendation": _("Recommendation"),
-        "object-detection": _("Object detection"),
-        "graph-node-classification": _("Graph node classification"),
-    }.get(task, task)
-
-
 def _optional(value):
     return None if value is None or (isinstance(value, float) and pd.isna(value)) or value is pd.NA else value
 
@@ -162,16 +104,6 @@ def _run_minutes(text: str) -> list[tuple[float, int] | None]:
     if not text:
         return []
     return [(float(item), _written_decimals(item)) if item else None for item in text.split(";")]
-
-
-def _choice_label(column: str, value: str, lang: Language) -> str:
-    _ = lang.gettext
-    labels = {
-        "availability": {"available": _("available"), "preview": _("preview"),
-                         "rdi": _("research, development or internal")},
-        "hosting": {"cloud": _("cloud"), "on-premise": _("on-premise")},
-    }
-    return labels[column].get(value, value)
 
 
 def result_rows(entries: pd.DataFrame, lang: Language, info: RoundInfo | None = None,
@@ -192,8 +124,8 @@ def result_rows(entries: pd.DataFrame, lang: Language, info: RoundInfo | None = 
             "accelerators": int(row["total_accelerators"]), "nodes": int(row["number_of_nodes"]),
             "per_node": int(row["accelerators_per_node"]), "host_processor": row["host_processor"],
             "framework": row["framework"],
-            "availability": _choice_label("availability", row["availability"], lang) if row["availability"] else "",
-            "hosting": _choice_label("hosting", row["hosting"], lang) if row["hosting"] else "",
+            "availability": choice_label("availability", row["availability"], lang) if row["availability"] else "",
+            "hosting": choice_label("hosting", row["hosting"], lang) if row["hosting"] else "",
             # Source precision: a published 18.35 stays 18.35; without the column, the summarizer's 4 decimals.
             "score": score, "decimals": score_decimals_of(row),
             "method": method_of(row), "source_label": score_method_label(method_of(row), lang),
@@ -301,7 +233,7 @@ class _Plan:
                 "new": self.dataset.benchmarks.loc[b, "round_introduced"] == self.config.round,
                 "finding": findings.fastest_sentence(rows, self.figure_context, lang, self.names,
                                                      page_path, self.benchmark_names,
-                                                     score_source_label, prefix=f"finding-{slugify(b)}"),
+                                                     prefix=f"finding-{slugify(b)}"),
             })
         return entries
 
@@ -377,12 +309,11 @@ def _home_context(plan: _Plan, lang: Language) -> dict:
     round_charts = [chart for (chart_lang, _id), chart in plan.charts_by.items()
                     if chart_lang == code and chart.benchmark is None]
     # The round's finding, from the data: the showcase benchmark's fastest result, then who took part.
-    finding = [findings.round_sentence(plan.figure_context, lang, home_path(code), plan.benchmark_names,
-                                       score_source_label)]
+    finding = [findings.round_sentence(plan.figure_context, lang, home_path(code), plan.benchmark_names)]
     if showcase in plan.round_benchmarks:
         finding.insert(0, findings.fastest_sentence(
             current[current["benchmark"] == showcase], plan.figure_context, lang, plan.names, home_path(code),
-            plan.benchmark_names, score_source_label, benchmark_name=str(dataset.benchmarks.loc[showcase, "name"])))
+            plan.benchmark_names, benchmark_name=str(dataset.benchmarks.loc[showcase, "name"])))
     return {
         "headline": headline, "largest_note": _largest_note(headline, lang, plan.names),
         "finding": finding, "benchmarks_path": benchmarks_path(code),
@@ -506,7 +437,7 @@ def _benchmark_context(plan: _Plan, lang: Language, benchmark: str) -> dict:
     return {
         "benchmark": facts, "task": task_label(facts["task"], lang),
         "finding": [findings.fastest_sentence(entries, plan.figure_context, lang, plan.names, path,
-                                              plan.benchmark_names, score_source_label)],
+                                              plan.benchmark_names)],
         "finding_note": findings.unscored_sentence(entries, lang),
         "charts": charts, "citing": citing, "benchmarks_path": benchmarks_path(code),
         "table": table, "rows": table["rows"], "scored": table["scored"],
@@ -574,7 +505,7 @@ def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
     items = [{
         "id": v.id, "anchor": v.anchor, "statement": text(v, v.statement), "source": v.source,
         "outlet": text(v, v.source.outlet), "verdict": v.verdict,
-        "label": claim_stage.verdict_label(v.verdict, lang), "interpretation": text(v, v.interpretation),
+        "label": verdict_label(v.verdict, lang), "interpretation": text(v, v.interpretation),
         "caveat": text(v, v.caveat), "not_checkable": text(v, v.not_checkable),
         "context": format_value(v.context.value, v.context.unit, v.context.decimals, lang)
         if v.context else None,
@@ -583,11 +514,11 @@ def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
             "computed": format_value(c.quantity.value, c.quantity.unit, c.quantity.decimals, lang),
             "tolerance": claim_stage.format_tolerance(c, lang),
             "opposite": claim_stage.format_bound(c.opposite, lang) if c.opposite else None,
-            "outcome": c.outcome, "outcome_label": claim_stage.verdict_label(c.outcome, lang),
+            "outcome": c.outcome, "outcome_label": verdict_label(c.outcome, lang),
             "evidence": evidence(c.quantity)} for c in v.checks],
     } for v in verdicts]
     counts = {verdict: sum(1 for v in verdicts if v.verdict == verdict) for verdict in claim_stage.VERDICTS}
-    legend = [(verdict, claim_stage.verdict_label(verdict, lang), counts[verdict]) for verdict in claim_stage.VERDICTS]
+    legend = [(verdict, verdict_label(verdict, lang), counts[verdict]) for verdict in claim_stage.VERDICTS]
     return Page(claim_stage.claims_path(code), code, "claims.html", lang.gettext("Claims about the round"),
                 plan.every_language(claim_stage.claims_path), {**plan.common, "section": "claims", "claims": items,
                                                                 "legend": legend,

@@ -13,6 +13,7 @@ from markupsafe import escape
 from site_builder import assets
 from site_builder.errors import Problem, SiteError
 from site_builder.i18n import Language
+from site_builder.labels import score_source_label
 from site_builder.theme import PACKAGED
 
 
@@ -91,6 +92,7 @@ def environment(template_dirs: Sequence[Path], lang: Language, globals_: dict, f
         number=lambda value, decimals=None: lang.number(value, decimals),
         percent=lambda value, decimals=1: lang.percent(value, decimals),
         date=lambda value, form="long": lang.date(value, form),
+        source_label=lambda source: score_source_label(source, lang),
         **(filters or {}),
     )
     return env
