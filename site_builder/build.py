@@ -26,6 +26,7 @@ from site_builder import (
     output,
     pages,
     parallel,
+    paths,
     render,
     uptodate,
 )
@@ -363,7 +364,7 @@ def _add_feeds_and_indexes(reuse: _Reuse, site_pages: list[pages.Page], envs: di
     (with hreflang alternates) and robots.txt."""
     charts_by = {(chart.lang, chart.id): chart for chart in charts}
     for code, env in envs.items():
-        path = f"{code}/feed.xml"
+        path = paths.feed(code)
         own = [a for a in articles if a.lang == code][:FEED_ENTRIES]  # newest first
         if reuse.current(path, cache.key("feed", *keys, path, tuple(a.digest for a in own))):
             continue
@@ -415,10 +416,10 @@ def _add_chart_files(reuse: _Reuse, charts: list[chart_catalog.Chart], aliases: 
         spec = json.dumps(chart.spec, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
         rows_csv = csv_out.frame_csv(chart.rows)
         for chart_id in [chart.id, *old_ids.get(chart.id, [])]:
-            reuse.files.add(f"charts/{chart.lang}/{chart_id}.vl.json", spec)
-            reuse.render(f"charts/{chart.lang}/{chart_id}.svg", ("svg", chart.spec), renderings)
-            reuse.render(f"charts/{chart.lang}/{chart_id}.png", ("png", chart.spec), renderings)
-            csv_path = f"data/{chart_id}.csv"
+            reuse.files.add(paths.chart_spec(chart.lang, chart_id), spec)
+            reuse.render(paths.chart_svg(chart.lang, chart_id), ("svg", chart.spec), renderings)
+            reuse.render(paths.chart_png(chart.lang, chart_id), ("png", chart.spec), renderings)
+            csv_path = paths.chart_csv(chart_id)
             if csv_path not in reuse.files:
                 reuse.files.add(csv_path, rows_csv)
     reuse.add_renderings(renderings, jobs)

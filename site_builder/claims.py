@@ -52,7 +52,7 @@ from pathlib import Path
 
 import yaml
 
-from site_builder import safe_yaml
+from site_builder import paths, safe_yaml
 from site_builder.config import SiteConfig
 from site_builder.errors import Collector, Problem, SiteError, display_path
 from site_builder.figures import FigureContext, FigureError, Quantity, evaluate_expression
@@ -74,10 +74,6 @@ _UNITS = {"": "count", "count": "count", "minutes": "minutes", "min": "minutes",
 _CLAIM_KEYS = {"id", "statement", "source", "checks", "not_checkable", "interpretation", "caveat", "context"}
 _SOURCE_KEYS = {"outlet", "url", "date"}
 _CHECK_KEYS = {"figure", "asserts", "tolerance", "opposite"}
-
-
-def claims_path(lang: str) -> str:
-    return f"{lang}/claims/index.html"
 
 
 def claim_anchor(claim_id: str) -> str:
@@ -552,7 +548,7 @@ def format_tolerance(check: Check, lang: Language) -> str:
 
 def render_claim_inline(verdict: Verdict, lang: Language, from_path: str) -> str:
     """The claim's verdict as a link to its entry on the claims page, relative to the citing page."""
-    href = relative_url(from_path, claims_path(lang.code)) + "#" + verdict.anchor
+    href = relative_url(from_path, paths.claims(lang.code)) + "#" + verdict.anchor
     label = verdict_label(verdict.verdict, lang)
     title = lang.gettext("Claim: %(statement)s — what the data says") % {
         "statement": verdict.text(verdict.statement, lang.code)[0]}

@@ -14,7 +14,7 @@ from pathlib import Path
 import yaml
 from slugify import slugify
 
-from site_builder import cache, parallel, safe_yaml, sources
+from site_builder import cache, parallel, paths, safe_yaml, sources
 from site_builder.errors import Collector, Problem, display_path
 from site_builder.markup import Rendered, Shortcode, render
 
@@ -68,7 +68,7 @@ class Article:
 
     @property
     def path(self) -> str:
-        return f"{self.lang}/articles/{self.slug}/index.html"
+        return paths.article(self.lang, self.slug)
 
 
 def _nfc(value):

@@ -13,14 +13,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from site_builder import cache
+from site_builder import cache, paths
 from site_builder.content import html_of
 from site_builder.errors import Collector
 from site_builder.figures import FigureContext, FigureError, Quantity, ResultRef, evaluate
 from site_builder.i18n import Language
 from site_builder.labels import format_quantity, score_source_label
 from site_builder.render import relative_url
-from site_builder.urls import benchmark_path, result_anchor
 
 MARKER = re.compile(r"<!--sc:(\d+)-->")
 
@@ -118,7 +117,7 @@ def figure_html(quantity: Quantity, lang: Language, page_path: str, element_id: 
     tip = f'<span class="figure-note" role="tooltip" id="{element_id}">{note}</span>'
     if quantity.refs:
         ref = quantity.refs[0]
-        href = relative_url(page_path, benchmark_path(lang.code, ref.benchmark)) + "#" + result_anchor(
+        href = relative_url(page_path, paths.benchmark(lang.code, ref.benchmark)) + "#" + paths.result_anchor(
             ref.round, ref.submitter, ref.system_id)
         body = f'<a href="{html.escape(href)}" aria-describedby="{element_id}">{value}</a>'
     else:

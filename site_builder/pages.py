@@ -12,7 +12,7 @@ import pandas as pd
 from markupsafe import Markup, escape
 from slugify import slugify
 
-from site_builder import claims as claim_stage, derive, findings, metrics
+from site_builder import claims as claim_stage, derive, findings, metrics, paths
 from site_builder.charts import Chart, Features, benchmark_chart_id
 from site_builder.charts.scaling import scaling_chart_id
 from site_builder.config import SiteConfig
@@ -25,7 +25,6 @@ from site_builder.inline import BoundArticles
 from site_builder.labels import choice_label, format_value, legend, score_method_label, task_label, verdict_label
 from site_builder.render import served_path
 from site_builder.rounds import RoundInfo, load_round_info, result_folder_url
-from site_builder.urls import benchmark_path, result_anchor
 
 
 @dataclass(frozen=True)
@@ -52,29 +51,9 @@ class Page:
         return served_path(self.path)
 
 
-def home_path(lang: str) -> str:
-    return f"{lang}/index.html"
-
-
-def articles_path(lang: str) -> str:
-    return f"{lang}/articles/index.html"
-
-
-def charts_path(lang: str) -> str:
-    return f"{lang}/charts/index.html"
-
-
-def benchmarks_path(lang: str) -> str:
-    return f"{lang}/benchmarks/index.html"
-
-
-def embed_path(lang: str, chart_id: str) -> str:
-    return f"embed/{lang}/{chart_id}.html"
-
-
 def embed_code(config: SiteConfig, chart: Chart) -> str:
     """The iframe a host page pastes: absolute URL (it lives elsewhere), a title for screen readers."""
-    return (f'<iframe src="{html.escape(config.base_url + embed_path(chart.lang, chart.id))}" '
+    return (f'<iframe src="{html.escape(config.base_url + paths.embed(chart.lang, chart.id))}" '
             f'title="{html.escape(chart.title)}" loading="lazy" style="width:100%;height:480px;border:0"></iframe>')
 
 
@@ -117,7 +96,7 @@ def result_rows(entries: pd.DataFrame, lang: Language, info: RoundInfo | None = 
         score = _optional(row["score_minutes"])
         rcp = _optional(row["rcp_scaling_factor"])
         rows.append({
-            "anchor": result_anchor(row["round"], row["submitter"], row["system_id"]), "round": row["round"],
+            "anchor": paths.result_anchor(row["round"], row["submitter"], row["system_id"]), "round": row["round"],
             "submitter": row["submitter"], "submitter_name": names.submitter(row["submitter"]),
             "system": row["system_id"], "system_name": row["system_name"],
             "accelerator": row["accelerator"], "accelerator_model": row["accelerator_model"],
@@ -155,7 +134,7 @@ def _anchor_of(row: pd.Series) -> str | None:
     """The row anchor of a scored result (None for the placeholder of a benchmark without scores)."""
     if _optional(row["score_minutes"]) is None:
         return None
-    return result_anchor(row["round"], row["submitter"], row["system_id"])
+    return paths.result_anchor(row["round"], row["submitter"], row["system_id"])
 
 
 def results_table(entries: pd.DataFrame, lang: Language, info: RoundInfo | None,
@@ -227,7 +206,7 @@ class _Plan:
         for b in self.round_benchmarks:
             rows = current[current["benchmark"] == b]
             entries.append({
-                "id": b, "name": self.dataset.benchmarks.loc[b, "name"], "path": benchmark_path(code, b),
+                "id": b, "name": self.dataset.benchmarks.loc[b, "name"], "path": paths.benchmark(code, b),
                 "task": task_label(self.dataset.benchmarks.loc[b, "task"], lang),
                 "results": len(rows), "scored": int(rows["score_minutes"].notna().sum()),
                 "new": self.dataset.benchmarks.loc[b, "round_introduced"] == self.config.round,
@@ -245,7 +224,7 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
     round_benchmarks = dataset.benchmarks_in(config.round)
     codes = [lang.code for lang in languages]
     homes = [{"code": lang.code, "name": lang.native_name, "title": config.title[lang.code],
-              "path": home_path(lang.code), "not_found": lang.gettext("This page does not exist.")}
+              "path": paths.home(lang.code), "not_found": lang.gettext("This page does not exist.")}
              for lang in languages]
     names = names or DisplayNames()
     common = {"config": config, "updated": updated, "names": names, "section": None,
@@ -256,8 +235,8 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
                  metrics.headline(current), metrics.fastest_per_benchmark(current, round_benchmarks), bound,
                  round_infos, features, names)
 
-    site = [Page("index.html", None, "chooser.html", config.title[config.default_language],
-                 plan.every_language(home_path), {**common, "homes": homes}, x_default="index.html")]
+    site = [Page(paths.CHOOSER, None, "chooser.html", config.title[config.default_language],
+                 plan.every_language(paths.home), {**common, "homes": homes}, x_default=paths.CHOOSER)]
     for lang in languages:
         site.append(_home_page(plan, lang))
         site += _chart_pages(plan, lang)
@@ -265,7 +244,7 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
         site.append(_benchmarks_page(plan, lang))
         site += [_benchmark_page(plan, lang, benchmark) for benchmark in round_benchmarks]
         site.append(_claims_page(plan, lang, claims))
-    site.append(Page("404.html", None, "404.html", "404", {}, {**common, "homes": homes}, in_sitemap=False))
+    site.append(Page(paths.NOT_FOUND, None, "404.html", "404", {}, {**common, "homes": homes}, in_sitemap=False))
     return site
 
 
@@ -275,21 +254,21 @@ def _home_page(plan: _Plan, lang: Language) -> Page:
                                "%(accelerators)s accelerator types") % {
         "organizations": lang.number(headline.organizations), "results": lang.number(headline.results),
         "accelerators": lang.number(headline.accelerator_types)}
-    return Page(home_path(code), code, "home.html", config.title[code], plan.every_language(home_path),
-                dict(plan.common), x_default="index.html", og_image=f"og/{code}/home.png",
+    return Page(paths.home(code), code, "home.html", config.title[code], plan.every_language(paths.home),
+                dict(plan.common), x_default=paths.CHOOSER, og_image=paths.home_card(code),
                 card=(config.title[code], round_label(config), card_footer), late=lambda: _home_context(plan, lang))
 
 
 def _home_context(plan: _Plan, lang: Language) -> dict:
     """The home page's findings, tables and lists: made only when the page is."""
     code, dataset, current = lang.code, plan.dataset, plan.current
-    benchmarks = plan.benchmark_entries(lang, home_path(code))
+    benchmarks = plan.benchmark_entries(lang, paths.home(code))
     fastest_rows = []
     for _, row in plan.fastest.iterrows():
         scored = _optional(row["score_minutes"]) is not None
         fastest_rows.append({
             "benchmark": row["benchmark"], "name": dataset.benchmarks.loc[row["benchmark"], "name"],
-            "path": benchmark_path(code, row["benchmark"]), "score": _optional(row["score_minutes"]),
+            "path": paths.benchmark(code, row["benchmark"]), "score": _optional(row["score_minutes"]),
             "decimals": score_decimals_of(row),
             "anchor": _anchor_of(row),
             "submitter": row.get("submitter"), "system": row.get("system_id"), "accelerator": row.get("accelerator"),
@@ -309,14 +288,14 @@ def _home_context(plan: _Plan, lang: Language) -> dict:
     round_charts = [chart for (chart_lang, _id), chart in plan.charts_by.items()
                     if chart_lang == code and chart.benchmark is None]
     # The round's finding, from the data: the showcase benchmark's fastest result, then who took part.
-    finding = [findings.round_sentence(plan.figure_context, lang, home_path(code), plan.benchmark_names)]
+    finding = [findings.round_sentence(plan.figure_context, lang, paths.home(code), plan.benchmark_names)]
     if showcase in plan.round_benchmarks:
         finding.insert(0, findings.fastest_sentence(
-            current[current["benchmark"] == showcase], plan.figure_context, lang, plan.names, home_path(code),
+            current[current["benchmark"] == showcase], plan.figure_context, lang, plan.names, paths.home(code),
             plan.benchmark_names, benchmark_name=str(dataset.benchmarks.loc[showcase, "name"])))
     return {
         "headline": headline, "largest_note": _largest_note(headline, lang, plan.names),
-        "finding": finding, "benchmarks_path": benchmarks_path(code),
+        "finding": finding, "benchmarks_path": paths.benchmarks(code),
         "showcase": next((row for row in fastest_rows if row["benchmark"] == showcase and row["score"] is not None),
                          None),
         "fastest": fastest, "benchmarks": benchmarks,
@@ -343,8 +322,8 @@ def _chart_pages(plan: _Plan, lang: Language) -> list[Page]:
     """The chart list, then per chart its permalink page and its embed page."""
     code, config = lang.code, plan.config
     charts = [chart for (chart_lang, _id), chart in plan.charts_by.items() if chart_lang == code]
-    pages = [Page(charts_path(code), code, "charts.html", lang.gettext("Charts"), plan.every_language(charts_path),
-                  {**plan.common, "section": "charts", "charts": charts}, x_default=charts_path(config.default_language))]
+    pages = [Page(paths.charts(code), code, "charts.html", lang.gettext("Charts"), plan.every_language(paths.charts),
+                  {**plan.common, "section": "charts", "charts": charts}, x_default=paths.charts(config.default_language))]
     for chart in charts:
         def permalink(other: str, chart_id: str = chart.id) -> str:
             return plan.charts_by[(other, chart_id)].path
@@ -355,10 +334,10 @@ def _chart_pages(plan: _Plan, lang: Language) -> list[Page]:
             # The key finding: the summary's scope and its first finding (the rest stays in "What the chart shows").
             "finding": [plan.names.in_text(sentence) for sentence in chart.summary[:2]],
             "benchmark": {"name": plan.dataset.benchmarks.loc[benchmark, "name"],
-                          "path": benchmark_path(code, benchmark)} if benchmark else None,
+                          "path": paths.benchmark(code, benchmark)} if benchmark else None,
             "nav": [(c.id, c.title, c.path) for c in charts],
-        }, x_default=permalink(config.default_language), og_image=f"charts/{code}/{chart.id}.png"))
-        pages.append(Page(embed_path(code, chart.id), code, "embed.html", chart.title, {},
+        }, x_default=permalink(config.default_language), og_image=paths.chart_png(code, chart.id)))
+        pages.append(Page(paths.embed(code, chart.id), code, "embed.html", chart.title, {},
                           {**plan.common, "chart": chart}, in_sitemap=False))
     return pages
 
@@ -373,10 +352,10 @@ def _article_pages(plan: _Plan, lang: Language) -> list[Page]:
     """The article list (this language first, then the others, marked), then each article."""
     code, config = lang.code, plan.config
     own, others = _articles_by_language(plan, code)
-    pages = [Page(articles_path(code), code, "articles.html", lang.gettext("Articles"),
-                  plan.every_language(articles_path), {**plan.common, "section": "articles", "own_articles": own,
+    pages = [Page(paths.articles(code), code, "articles.html", lang.gettext("Articles"),
+                  plan.every_language(paths.articles), {**plan.common, "section": "articles", "own_articles": own,
                                                        "other_articles": others},
-                  x_default=articles_path(config.default_language))]
+                  x_default=paths.articles(config.default_language))]
     groups: dict[str, list[Article]] = {}
     for article in plan.articles:
         groups.setdefault(article.key, []).append(article)
@@ -391,7 +370,7 @@ def _article_pages(plan: _Plan, lang: Language) -> list[Page]:
                           {c: alternates[c] for c in plan.codes if c in alternates}, {
                               **plan.common, "section": "articles", "article": article, "translations": translations},
                           x_default=alternates.get(config.default_language),
-                          og_image=f"og/{code}/articles/{article.slug}.png",
+                          og_image=paths.article_card(code, article.slug),
                           card=(article.title, config.title[code], lang.date(article.date)),
                           inputs=(article.digest, tuple(listing_record(t) for t in [article, *translations])),
                           late=parts))
@@ -401,9 +380,9 @@ def _article_pages(plan: _Plan, lang: Language) -> list[Page]:
 def _benchmark_page(plan: _Plan, lang: Language, benchmark: str) -> Page:
     code, config = lang.code, plan.config
     name = str(plan.dataset.benchmarks.loc[benchmark, "name"])
-    return Page(benchmark_path(code, benchmark), code, "benchmark.html", name,
-                plan.every_language(lambda other: benchmark_path(other, benchmark)),
-                {**plan.common, "section": "benchmarks"}, x_default=benchmark_path(config.default_language, benchmark),
+    return Page(paths.benchmark(code, benchmark), code, "benchmark.html", name,
+                plan.every_language(lambda other: paths.benchmark(other, benchmark)),
+                {**plan.common, "section": "benchmarks"}, x_default=paths.benchmark(config.default_language, benchmark),
                 late=lambda: _benchmark_context(plan, lang, benchmark))
 
 
@@ -429,7 +408,7 @@ def _benchmark_context(plan: _Plan, lang: Language, benchmark: str) -> dict:
             "table": results_table(before, lang, plan.round_infos.get(config.previous_round), plan.names),
         }
     table = results_table(entries, lang, plan.round_infos.get(config.round), plan.names)
-    path = benchmark_path(code, benchmark)
+    path = paths.benchmark(code, benchmark)
     charts = [chart for (chart_lang, _id), chart in plan.charts_by.items()
               if chart_lang == code and plan.chart_benchmark(chart) == benchmark]
     own = _articles_by_language(plan, code)[0]
@@ -439,13 +418,13 @@ def _benchmark_context(plan: _Plan, lang: Language, benchmark: str) -> dict:
         "finding": [findings.fastest_sentence(entries, plan.figure_context, lang, plan.names, path,
                                               plan.benchmark_names)],
         "finding_note": findings.unscored_sentence(entries, lang),
-        "charts": charts, "citing": citing, "benchmarks_path": benchmarks_path(code),
+        "charts": charts, "citing": citing, "benchmarks_path": paths.benchmarks(code),
         "table": table, "rows": table["rows"], "scored": table["scored"],
         "chart": plan.charts_by[(code, benchmark_chart_id(benchmark))], "comparison": comparison,
         "comparison_names": {"before": plan.names.submitter(comparison["before"].get("submitter", "")),
                              "now": plan.names.submitter(comparison["now"].get("submitter", ""))}
         if comparison else None,
-        "nav": [(b, dataset.benchmarks.loc[b, "name"], benchmark_path(code, b))
+        "nav": [(b, dataset.benchmarks.loc[b, "name"], paths.benchmark(code, b))
                 for b in plan.round_benchmarks],
     }
 
@@ -453,10 +432,10 @@ def _benchmark_context(plan: _Plan, lang: Language, benchmark: str) -> dict:
 def _benchmarks_page(plan: _Plan, lang: Language) -> Page:
     """Every benchmark of the round with its finding and its result counts."""
     code = lang.code
-    return Page(benchmarks_path(code), code, "benchmarks.html", lang.gettext("Benchmarks"),
-                plan.every_language(benchmarks_path), {**plan.common, "section": "benchmarks"},
-                x_default=benchmarks_path(plan.config.default_language),
-                late=lambda: {"benchmarks": plan.benchmark_entries(lang, benchmarks_path(code))})
+    return Page(paths.benchmarks(code), code, "benchmarks.html", lang.gettext("Benchmarks"),
+                plan.every_language(paths.benchmarks), {**plan.common, "section": "benchmarks"},
+                x_default=paths.benchmarks(plan.config.default_language),
+                late=lambda: {"benchmarks": plan.benchmark_entries(lang, paths.benchmarks(code))})
 
 
 def alias_pages(config: SiteConfig, languages: list[Language], aliases: dict[str, str],
@@ -468,8 +447,8 @@ def alias_pages(config: SiteConfig, languages: list[Language], aliases: dict[str
     for lang in languages:
         for old, new in sorted(aliases.items()):
             chart = by[(lang.code, new)]
-            for path, target in ((f"{lang.code}/charts/{old}/index.html", chart.path),
-                                 (embed_path(lang.code, old), embed_path(lang.code, new))):
+            for path, target in ((paths.chart(lang.code, old), chart.path),
+                                 (paths.embed(lang.code, old), paths.embed(lang.code, new))):
                 pages.append(Page(path, lang.code, "redirect.html", chart.title, {}, {
                     "config": config, "target": target, "canonical": chart.path}, in_sitemap=False))
     return pages
@@ -478,7 +457,7 @@ def alias_pages(config: SiteConfig, languages: list[Language], aliases: dict[str
 def switcher(page: Page, languages: list[str]) -> list[tuple[str, str, bool]]:
     """For each language: the equivalent page, or that language's article list when the page (an article)
     has no translation, so a missing translation never breaks a link."""
-    return [(code, page.alternates.get(code, articles_path(code)), code in page.alternates) for code in languages]
+    return [(code, page.alternates.get(code, paths.articles(code)), code in page.alternates) for code in languages]
 
 
 def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
@@ -488,7 +467,7 @@ def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
     def evidence(quantity) -> list[dict]:
         return [{"label": f"{plan.names.submitter(ref.submitter)} {ref.system_id} "
                           f"({names.get(ref.benchmark, ref.benchmark)}, {ref.round})",
-                 "path": benchmark_path(code, ref.benchmark) + "#" + result_anchor(ref.round, ref.submitter,
+                 "path": paths.benchmark(code, ref.benchmark) + "#" + paths.result_anchor(ref.round, ref.submitter,
                                                                                    ref.system_id)}
                 for ref in quantity.refs]
 
@@ -519,8 +498,8 @@ def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
     } for v in verdicts]
     counts = {verdict: sum(1 for v in verdicts if v.verdict == verdict) for verdict in claim_stage.VERDICTS}
     legend = [(verdict, verdict_label(verdict, lang), counts[verdict]) for verdict in claim_stage.VERDICTS]
-    return Page(claim_stage.claims_path(code), code, "claims.html", lang.gettext("Claims about the round"),
-                plan.every_language(claim_stage.claims_path), {**plan.common, "section": "claims", "claims": items,
+    return Page(paths.claims(code), code, "claims.html", lang.gettext("Claims about the round"),
+                plan.every_language(paths.claims), {**plan.common, "section": "claims", "claims": items,
                                                                 "legend": legend,
                                                                 "marks": claim_stage.VERDICT_MARKS},
-                x_default=claim_stage.claims_path(plan.config.default_language))
+                x_default=paths.claims(plan.config.default_language))

@@ -10,7 +10,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import escape
 
-from site_builder import assets
+from site_builder import assets, paths
 from site_builder.errors import Problem, SiteError
 from site_builder.i18n import Language
 from site_builder.labels import score_source_label
@@ -87,7 +87,7 @@ def environment(template_dirs: Sequence[Path], lang: Language, globals_: dict, f
     else:
         gettext, ngettext = lang.translations.gettext, lang.translations.ngettext
     env.install_gettext_callables(*escaped_callables(gettext, ngettext), newstyle=True)
-    env.globals.update(globals_, url=_url, served=served_path, lang=lang)
+    env.globals.update(globals_, url=_url, served=served_path, lang=lang, paths=paths)
     env.filters.update(
         number=lambda value, decimals=None: lang.number(value, decimals),
         percent=lambda value, decimals=1: lang.percent(value, decimals),
