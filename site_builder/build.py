@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import difflib
 import json
 import os
 import shutil
@@ -22,12 +21,12 @@ from site_builder import (
     figures,
     i18n,
     images,
-    inline,
     output,
     pages,
     parallel,
     paths,
     render,
+    shortcodes,
     uptodate,
 )
 from site_builder import charts as chart_catalog
@@ -182,13 +181,12 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
                                 "; shown as the raw id", shown, severity="note"))
     figure_context = figures.FigureContext(dataset, config.round, config.previous_round)
     verdicts = claims.evaluate_claims(config, figure_context, strict, warnings)
-    bound = inline.bind(articles, figure_context, {v.id: v for v in verdicts}, claims.render_claim_inline,
-                        names.in_text, data_print)
+    bound = shortcodes.bind(articles, shortcodes.Inputs(figure_context, {v.id: v for v in verdicts}, chart_set,
+                                                        data_print), names.in_text)
     late = [*([placeholder] if placeholder else []), *chart_set.left_out.values()]
     warnings += late
     if strict and late:
         raise SiteError([Problem(p.message, p.path, p.line, p.col, p.hint) for p in late])
-    _check_chart_references(articles, chart_set)
     charts = chart_set.charts
     updated = build_date(articles)
     site_pages = pages.plan_pages(config, languages, dataset, articles, charts, updated, inputs.features,
@@ -290,7 +288,7 @@ class _Reuse:
             raise SiteError(failed)
 
 
-def _listing(articles: list[content.Article], bound: inline.BoundArticles,
+def _listing(articles: list[content.Article], bound: shortcodes.BoundArticles,
              chart_set: chart_catalog.ChartSet) -> tuple:
     """What pages other than an article's own show of the articles: their records (lists, links, feeds' heads)
     and what each cites (charts, the benchmarks of its figures, claims: benchmark pages list citing articles)."""
@@ -358,7 +356,7 @@ def _render_page(shared: tuple[list[pages.Page], dict, SiteConfig, Path],
 
 def _add_feeds_and_indexes(reuse: _Reuse, site_pages: list[pages.Page], envs: dict, config: SiteConfig,
                            articles: list[content.Article], charts: list[chart_catalog.Chart],
-                           updated: dt.date, bound: inline.BoundArticles, languages: dict,
+                           updated: dt.date, bound: shortcodes.BoundArticles, languages: dict,
                            keys: tuple[str, str]) -> None:
     """An Atom feed per language with its newest articles (made again when one of them changed), the sitemap
     (with hreflang alternates) and robots.txt."""
@@ -380,28 +378,6 @@ def _add_feeds_and_indexes(reuse: _Reuse, site_pages: list[pages.Page], envs: di
             "pages": [p for p in site_pages if p.in_sitemap]}))
     reuse.files.add("robots.txt", render.render(default_env, "robots.txt", {
         "page": pages.Page("robots.txt", None, "robots.txt", "", {}), "config": config}))
-
-
-def _check_chart_references(articles: list[content.Article], chart_set: chart_catalog.ChartSet) -> None:
-    """Every {{< chart ID >}} names a built chart: a left-out chart says why, a renamed one its new id,
-    an unknown one the closest id."""
-    known = chart_set.ids()
-    problems = Collector()
-    for article in articles:
-        for chart_id, line in article.charts:
-            if chart_id in known:
-                continue
-            if chart_id in chart_set.left_out:
-                problems.error(f"chart '{chart_id}' is left out of this build", article.source, line,
-                               hint=chart_set.left_out[chart_id].message)
-            elif chart_id in chart_set.aliases:
-                problems.error(f"chart '{chart_id}' is now called '{chart_set.aliases[chart_id]}'", article.source,
-                               line, hint=f"write {{{{< chart {chart_set.aliases[chart_id]} >}}}}")
-            else:
-                close = difflib.get_close_matches(chart_id, known, n=1)
-                problems.error(f"unknown chart '{chart_id}'", article.source, line,
-                               hint=f"did you mean '{close[0]}'?" if close else "known: " + ", ".join(known))
-    problems.raise_if_any()
 
 
 def _add_chart_files(reuse: _Reuse, charts: list[chart_catalog.Chart], aliases: dict[str, str], jobs: int) -> None:

@@ -1,27 +1,20 @@
-"""Inline shortcodes resolved against the data: `{{< fig ... >}}` becomes a localized number that links to
-its row and says where it comes from; `{{< claim ID >}}` becomes the claim's verdict.
-
-Resolution runs once for all articles (every unknown row reported together, at file:line:col); rendering
-runs per page, in the page's language, replacing the `<!--sc:N-->` markers the Markdown stage left.
+"""Bound figures: a `{{< fig ... >}}` shortcode (or a finding's number) becomes a localized number that links to
+its row and says where it comes from. The `fig` entry of `shortcodes.SHORTCODES` binds with `resolve_figures`
+(once for all articles, every unknown row reported together, at file:line:col) and renders with `figure_html`
+(per page, in the page's language).
 """
 
 from __future__ import annotations
 
-import difflib
 import html
-import re
-from dataclasses import dataclass, field
 from typing import Callable
 
 from site_builder import cache, paths
-from site_builder.content import html_of
 from site_builder.errors import Collector
 from site_builder.figures import FigureContext, FigureError, Quantity, ResultRef, evaluate
 from site_builder.i18n import Language
 from site_builder.labels import format_quantity, score_source_label
 from site_builder.render import relative_url
-
-MARKER = re.compile(r"<!--sc:(\d+)-->")
 
 
 def resolve_figures(articles, context: FigureContext, problems: Collector,
@@ -123,52 +116,3 @@ def figure_html(quantity: Quantity, lang: Language, page_path: str, element_id: 
     else:
         body = f'<span tabindex="0" aria-describedby="{element_id}">{value}</span>'
     return f'<span class="figure">{body}{tip}</span>'
-
-
-@dataclass(frozen=True)
-class BoundArticles:
-    """Every article's inline shortcodes, resolved once; `html()` renders them for one page."""
-
-    figures: dict  # (article source, shortcode index) -> Quantity
-    claims: dict  # claim id -> verdict
-    benchmark_names: dict[str, str]
-    claim_html: Callable[[object, Language, str], str]
-    rename: Callable[[str], str] = str  # raw submitter ids in provenance text -> display names
-    notes: dict = field(default_factory=dict, compare=False, repr=False)  # (Quantity, language) -> tooltip
-
-    def html(self, article, lang: Language, page_path: str) -> str:
-        """The article's HTML with every inline shortcode marker replaced, for a page at `page_path`."""
-        codes = {code.index: code for code in article.shortcodes}
-
-        def replace(match: re.Match) -> str:
-            code = codes[int(match.group(1))]
-            if code.name == "fig":
-                return figure_html(self.figures[(article.source, code.index)], lang, page_path,
-                                   f"fig-{code.index}", self.benchmark_names, self.rename, self.notes)
-            if code.name == "claim":
-                return self.claim_html(self.claims[code.args[0]], lang, page_path)
-            raise AssertionError(f"no renderer for shortcode '{code.name}'")  # markup knows every name
-
-        return MARKER.sub(replace, html_of(article))
-
-
-def bind(articles, context: FigureContext, claims: dict, claim_html: Callable[[object, Language, str], str],
-         rename: Callable[[str], str] = str,
-         data_key: str | None = None) -> BoundArticles:
-    """Resolve every `fig` and `claim` shortcode of every article; all failures reported together."""
-    problems = Collector()
-    figures = resolve_figures(articles, context, problems, data_key)
-    for article in articles:
-        for code in article.shortcodes:
-            if code.name != "claim":
-                continue
-            if len(code.args) != 1 or code.options:
-                problems.error("'claim' takes one claim id: {{< claim ID >}}", article.source, code.line, code.col)
-            elif code.args[0] not in claims:
-                close = difflib.get_close_matches(code.args[0], list(claims), n=3, cutoff=0.5)
-                problems.error(f"unknown claim '{code.args[0]}'", article.source, code.line, code.col,
-                               hint=("did you mean " + " or ".join(f"'{c}'" for c in close) + "?") if close
-                               else "claims of this round: " + (", ".join(sorted(claims)) or "none"))
-    problems.raise_if_any()
-    names = {str(b): str(context.dataset.benchmarks.loc[b, "name"]) for b in context.dataset.benchmarks.index}
-    return BoundArticles(figures, claims, names, claim_html, rename)

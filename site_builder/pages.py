@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import html
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -21,10 +20,10 @@ from site_builder.data import Dataset
 from site_builder.display_names import DisplayNames
 from site_builder.figures import FigureContext
 from site_builder.i18n import Language
-from site_builder.inline import BoundArticles
 from site_builder.labels import choice_label, format_value, legend, score_method_label, task_label, verdict_label
 from site_builder.render import served_path
 from site_builder.rounds import RoundInfo, load_round_info, result_folder_url
+from site_builder.shortcodes import BoundArticles, article_parts
 
 
 @dataclass(frozen=True)
@@ -55,19 +54,6 @@ def embed_code(config: SiteConfig, chart: Chart) -> str:
     """The iframe a host page pastes: absolute URL (it lives elsewhere), a title for screen readers."""
     return (f'<iframe src="{html.escape(config.base_url + paths.embed(chart.lang, chart.id))}" '
             f'title="{html.escape(chart.title)}" loading="lazy" style="width:100%;height:480px;border:0"></iframe>')
-
-
-def article_parts(article: Article, charts_by: dict, html: str) -> list[tuple[str, object]]:
-    """The article's HTML (its inline figures rendered) split at its chart shortcodes: ("html", text)
-    and ("chart", Chart) parts."""
-    parts: list[tuple[str, object]] = []
-    pieces = re.split(r"<!--chart:([a-z0-9-]+)-->", html)
-    for index, piece in enumerate(pieces):
-        if index % 2:
-            parts.append(("chart", charts_by[(article.lang, piece)]))
-        elif piece.strip():
-            parts.append(("html", piece))
-    return parts
 
 
 def _optional(value):

@@ -11,8 +11,9 @@ from site_builder.data import load_dataset
 from site_builder.errors import Collector
 from site_builder.figures import FigureContext
 from site_builder.i18n import load_language
-from site_builder.inline import BoundArticles, format_quantity, resolve_figures
+from site_builder.inline import format_quantity, resolve_figures
 from site_builder.labels import score_source_label
+from site_builder.shortcodes import BoundArticles
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ def test_figures_render_in_each_locale_with_link_and_provenance(context):
     names = {"deepseekv3_671b": "DeepSeek-V3 671B"}
     page = "nl/articles/x/index.html"
     doc = Doc(doc.source, doc.shortcodes, "<p><!--sc:0--> en <!--sc:1--> van <!--sc:2--></p>")
-    out = BoundArticles(figures, {}, names, lambda *args: "").html(doc, nl, page)
+    out = BoundArticles({"fig": figures}, names).html(doc, nl, page)
     assert "<!--sc:" not in out
     assert 'href="../../benchmarks/deepseekv3-671b/index.html#r-v6-0-coreweave-coreweave-gb300-2048x4"' in out
     assert 'aria-describedby="fig-0"' in out and 'id="fig-0"' in out and 'role="tooltip"' in out
