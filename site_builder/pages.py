@@ -24,6 +24,21 @@ from site_builder.labels import choice_label, format_value, legend, score_method
 from site_builder.render import served_path
 from site_builder.rounds import RoundInfo, load_round_info, result_folder_url
 from site_builder.shortcodes import BoundArticles, article_parts
+from site_builder.views import (
+    ArticlesView,
+    ArticleView,
+    BenchmarksView,
+    BenchmarkView,
+    ChartsView,
+    ChartView,
+    ChooserView,
+    ClaimsView,
+    EmbedView,
+    HomeView,
+    RedirectView,
+    SiteView,
+    View,
+)
 
 
 @dataclass(frozen=True)
@@ -33,7 +48,8 @@ class Page:
     template: str
     title: str
     alternates: dict[str, str]  # language -> path of the same page in that language
-    context: dict = field(default_factory=dict)
+    # The template's view model (views.py); for a page with `late`, only what every page shows (a SiteView).
+    context: View | dict = field(default_factory=dict)
     in_sitemap: bool = True
     x_default: str | None = None  # the page for readers whose language is not offered
     og_image: str | None = None  # output path of the page's Open Graph PNG
@@ -43,7 +59,7 @@ class Page:
     # (an article page: its file and its own and its translations' records). The build reuses a page whose
     # inputs are those of the page it wrote last time.
     inputs: tuple | None = field(default=None, compare=False, repr=False)
-    late: Callable[[], dict] | None = field(default=None, compare=False, repr=False)  # context made only to render
+    late: Callable[[], View] | None = field(default=None, compare=False, repr=False)  # the view, made only to render
 
     @property
     def url_path(self) -> str:
@@ -143,7 +159,7 @@ class _Plan:
     articles: list[Article]
     charts_by: dict  # (lang, chart id) -> Chart
     codes: list[str]
-    common: dict  # context shared by every page
+    common: dict  # the fields of SiteView shared by every page (all but `section`)
     round_benchmarks: list[str]
     headline: metrics.Headline
     fastest: pd.DataFrame
@@ -151,6 +167,10 @@ class _Plan:
     round_infos: dict[str, RoundInfo]  # round -> its declared facts (results repository for folder links)
     features: Features | None = None
     names: DisplayNames = field(default_factory=DisplayNames)
+
+    def view(self, kind: type[View], section: str | None = None, **values) -> View:
+        """A page's view model: what every page shows, then the page type's own `values`."""
+        return kind(**self.common, section=section, **values)
 
     @property
     def current(self) -> pd.DataFrame:
@@ -213,7 +233,7 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
               "path": paths.home(lang.code), "not_found": lang.gettext("This page does not exist.")}
              for lang in languages]
     names = names or DisplayNames()
-    common = {"config": config, "updated": updated, "names": names, "section": None,
+    common = {"config": config, "updated": updated, "names": names,
               "lang_names": {lang.code: lang.native_name for lang in languages}}
     round_infos = {name: load_round_info(config.data_dir, name, config.root)
                    for name in (config.round, config.previous_round) if name}
@@ -222,7 +242,7 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
                  round_infos, features, names)
 
     site = [Page(paths.CHOOSER, None, "chooser.html", config.title[config.default_language],
-                 plan.every_language(paths.home), {**common, "homes": homes}, x_default=paths.CHOOSER)]
+                 plan.every_language(paths.home), plan.view(ChooserView, homes=homes), x_default=paths.CHOOSER)]
     for lang in languages:
         site.append(_home_page(plan, lang))
         site += _chart_pages(plan, lang)
@@ -230,7 +250,8 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
         site.append(_benchmarks_page(plan, lang))
         site += [_benchmark_page(plan, lang, benchmark) for benchmark in round_benchmarks]
         site.append(_claims_page(plan, lang, claims))
-    site.append(Page(paths.NOT_FOUND, None, "404.html", "404", {}, {**common, "homes": homes}, in_sitemap=False))
+    site.append(Page(paths.NOT_FOUND, None, "404.html", "404", {}, plan.view(ChooserView, homes=homes),
+                     in_sitemap=False))
     return site
 
 
@@ -241,11 +262,11 @@ def _home_page(plan: _Plan, lang: Language) -> Page:
         "organizations": lang.number(headline.organizations), "results": lang.number(headline.results),
         "accelerators": lang.number(headline.accelerator_types)}
     return Page(paths.home(code), code, "home.html", config.title[code], plan.every_language(paths.home),
-                dict(plan.common), x_default=paths.CHOOSER, og_image=paths.home_card(code),
+                plan.view(SiteView), x_default=paths.CHOOSER, og_image=paths.home_card(code),
                 card=(config.title[code], round_label(config), card_footer), late=lambda: _home_context(plan, lang))
 
 
-def _home_context(plan: _Plan, lang: Language) -> dict:
+def _home_context(plan: _Plan, lang: Language) -> HomeView:
     """The home page's findings, tables and lists: made only when the page is."""
     code, dataset, current = lang.code, plan.dataset, plan.current
     benchmarks = plan.benchmark_entries(lang, paths.home(code))
@@ -279,15 +300,14 @@ def _home_context(plan: _Plan, lang: Language) -> dict:
         finding.insert(0, findings.fastest_sentence(
             current[current["benchmark"] == showcase], plan.figure_context, lang, plan.names, paths.home(code),
             plan.benchmark_names, benchmark_name=str(dataset.benchmarks.loc[showcase, "name"])))
-    return {
-        "headline": headline, "largest_note": _largest_note(headline, lang, plan.names),
-        "finding": finding, "benchmarks_path": paths.benchmarks(code),
-        "showcase": next((row for row in fastest_rows if row["benchmark"] == showcase and row["score"] is not None),
-                         None),
-        "fastest": fastest, "benchmarks": benchmarks,
-        "charts": [chart for chart in key_charts if chart is not None], "round_charts": round_charts,
-        "own_articles": own, "other_articles": others,
-    }
+    return plan.view(
+        HomeView, headline=headline, largest_note=_largest_note(headline, lang, plan.names),
+        finding=finding, benchmarks_path=paths.benchmarks(code),
+        showcase=next((row for row in fastest_rows if row["benchmark"] == showcase and row["score"] is not None),
+                      None),
+        fastest=fastest, benchmarks=benchmarks,
+        charts=[chart for chart in key_charts if chart is not None], round_charts=round_charts,
+        own_articles=own, other_articles=others)
 
 
 def round_label(config: SiteConfig) -> str:
@@ -309,22 +329,22 @@ def _chart_pages(plan: _Plan, lang: Language) -> list[Page]:
     code, config = lang.code, plan.config
     charts = [chart for (chart_lang, _id), chart in plan.charts_by.items() if chart_lang == code]
     pages = [Page(paths.charts(code), code, "charts.html", lang.gettext("Charts"), plan.every_language(paths.charts),
-                  {**plan.common, "section": "charts", "charts": charts}, x_default=paths.charts(config.default_language))]
+                  plan.view(ChartsView, "charts", charts=charts), x_default=paths.charts(config.default_language))]
     for chart in charts:
         def permalink(other: str, chart_id: str = chart.id) -> str:
             return plan.charts_by[(other, chart_id)].path
 
         benchmark = plan.chart_benchmark(chart)
-        pages.append(Page(chart.path, code, "chart.html", chart.title, plan.every_language(permalink), {
-            **plan.common, "section": "charts", "chart": chart, "embed_code": embed_code(config, chart),
+        pages.append(Page(chart.path, code, "chart.html", chart.title, plan.every_language(permalink), plan.view(
+            ChartView, "charts", chart=chart, embed_code=embed_code(config, chart),
             # The key finding: the summary's scope and its first finding (the rest stays in "What the chart shows").
-            "finding": [plan.names.in_text(sentence) for sentence in chart.summary[:2]],
-            "benchmark": {"name": plan.dataset.benchmarks.loc[benchmark, "name"],
-                          "path": paths.benchmark(code, benchmark)} if benchmark else None,
-            "nav": [(c.id, c.title, c.path) for c in charts],
-        }, x_default=permalink(config.default_language), og_image=paths.chart_png(code, chart.id)))
+            finding=[plan.names.in_text(sentence) for sentence in chart.summary[:2]],
+            benchmark={"name": plan.dataset.benchmarks.loc[benchmark, "name"],
+                       "path": paths.benchmark(code, benchmark)} if benchmark else None,
+            nav=[(c.id, c.title, c.path) for c in charts],
+        ), x_default=permalink(config.default_language), og_image=paths.chart_png(code, chart.id)))
         pages.append(Page(paths.embed(code, chart.id), code, "embed.html", chart.title, {},
-                          {**plan.common, "chart": chart}, in_sitemap=False))
+                          plan.view(EmbedView, chart=chart), in_sitemap=False))
     return pages
 
 
@@ -339,8 +359,8 @@ def _article_pages(plan: _Plan, lang: Language) -> list[Page]:
     code, config = lang.code, plan.config
     own, others = _articles_by_language(plan, code)
     pages = [Page(paths.articles(code), code, "articles.html", lang.gettext("Articles"),
-                  plan.every_language(paths.articles), {**plan.common, "section": "articles", "own_articles": own,
-                                                       "other_articles": others},
+                  plan.every_language(paths.articles),
+                  plan.view(ArticlesView, "articles", own_articles=own, other_articles=others),
                   x_default=paths.articles(config.default_language))]
     groups: dict[str, list[Article]] = {}
     for article in plan.articles:
@@ -349,17 +369,18 @@ def _article_pages(plan: _Plan, lang: Language) -> list[Page]:
         translations = sorted((t for t in groups[article.key] if t.lang != code), key=lambda t: plan.codes.index(t.lang))
         alternates = {code: article.path, **{t.lang: t.path for t in translations}}
 
-        def parts(article: Article = article) -> dict:  # the body with its figures: only when the page is made
-            return {"parts": article_parts(article, plan.charts_by, plan.bound.html(article, lang, article.path))}
+        def view(article: Article = article, translations: list[Article] = translations) -> ArticleView:
+            # the body with its figures: only when the page is made
+            parts = article_parts(article, plan.charts_by, plan.bound.html(article, lang, article.path))
+            return plan.view(ArticleView, "articles", article=article, translations=translations, parts=parts)
 
         pages.append(Page(article.path, code, "article.html", article.title,
-                          {c: alternates[c] for c in plan.codes if c in alternates}, {
-                              **plan.common, "section": "articles", "article": article, "translations": translations},
+                          {c: alternates[c] for c in plan.codes if c in alternates}, plan.view(SiteView, "articles"),
                           x_default=alternates.get(config.default_language),
                           og_image=paths.article_card(code, article.slug),
                           card=(article.title, config.title[code], lang.date(article.date)),
                           inputs=(article.digest, tuple(listing_record(t) for t in [article, *translations])),
-                          late=parts))
+                          late=view))
     return pages
 
 
@@ -368,11 +389,11 @@ def _benchmark_page(plan: _Plan, lang: Language, benchmark: str) -> Page:
     name = str(plan.dataset.benchmarks.loc[benchmark, "name"])
     return Page(paths.benchmark(code, benchmark), code, "benchmark.html", name,
                 plan.every_language(lambda other: paths.benchmark(other, benchmark)),
-                {**plan.common, "section": "benchmarks"}, x_default=paths.benchmark(config.default_language, benchmark),
+                plan.view(SiteView, "benchmarks"), x_default=paths.benchmark(config.default_language, benchmark),
                 late=lambda: _benchmark_context(plan, lang, benchmark))
 
 
-def _benchmark_context(plan: _Plan, lang: Language, benchmark: str) -> dict:
+def _benchmark_context(plan: _Plan, lang: Language, benchmark: str) -> BenchmarkView:
     """A benchmark page's tables, findings and links: made only when the page is."""
     code, config, dataset = lang.code, plan.config, plan.dataset
     facts = {key: _optional(value) for key, value in dataset.benchmarks.loc[benchmark].to_dict().items()}
@@ -399,29 +420,28 @@ def _benchmark_context(plan: _Plan, lang: Language, benchmark: str) -> dict:
               if chart_lang == code and plan.chart_benchmark(chart) == benchmark]
     own = _articles_by_language(plan, code)[0]
     citing = [article for article in own if benchmark in plan.benchmarks_cited(article)]
-    return {
-        "benchmark": facts, "task": task_label(facts["task"], lang),
-        "finding": [findings.fastest_sentence(entries, plan.figure_context, lang, plan.names, path,
-                                              plan.benchmark_names)],
-        "finding_note": findings.unscored_sentence(entries, lang),
-        "charts": charts, "citing": citing, "benchmarks_path": paths.benchmarks(code),
-        "table": table, "rows": table["rows"], "scored": table["scored"],
-        "chart": plan.charts_by[(code, benchmark_chart_id(benchmark))], "comparison": comparison,
-        "comparison_names": {"before": plan.names.submitter(comparison["before"].get("submitter", "")),
-                             "now": plan.names.submitter(comparison["now"].get("submitter", ""))}
+    return plan.view(
+        BenchmarkView, "benchmarks", benchmark=facts, task=task_label(facts["task"], lang),
+        finding=[findings.fastest_sentence(entries, plan.figure_context, lang, plan.names, path,
+                                           plan.benchmark_names)],
+        finding_note=findings.unscored_sentence(entries, lang),
+        charts=charts, citing=citing, benchmarks_path=paths.benchmarks(code),
+        table=table, rows=table["rows"], scored=table["scored"],
+        chart=plan.charts_by[(code, benchmark_chart_id(benchmark))], comparison=comparison,
+        comparison_names={"before": plan.names.submitter(comparison["before"].get("submitter", "")),
+                          "now": plan.names.submitter(comparison["now"].get("submitter", ""))}
         if comparison else None,
-        "nav": [(b, dataset.benchmarks.loc[b, "name"], paths.benchmark(code, b))
-                for b in plan.round_benchmarks],
-    }
+        nav=[(b, dataset.benchmarks.loc[b, "name"], paths.benchmark(code, b)) for b in plan.round_benchmarks])
 
 
 def _benchmarks_page(plan: _Plan, lang: Language) -> Page:
     """Every benchmark of the round with its finding and its result counts."""
     code = lang.code
     return Page(paths.benchmarks(code), code, "benchmarks.html", lang.gettext("Benchmarks"),
-                plan.every_language(paths.benchmarks), {**plan.common, "section": "benchmarks"},
+                plan.every_language(paths.benchmarks), plan.view(SiteView, "benchmarks"),
                 x_default=paths.benchmarks(plan.config.default_language),
-                late=lambda: {"benchmarks": plan.benchmark_entries(lang, paths.benchmarks(code))})
+                late=lambda: plan.view(BenchmarksView, "benchmarks",
+                                       benchmarks=plan.benchmark_entries(lang, paths.benchmarks(code))))
 
 
 def alias_pages(config: SiteConfig, languages: list[Language], aliases: dict[str, str],
@@ -435,8 +455,8 @@ def alias_pages(config: SiteConfig, languages: list[Language], aliases: dict[str
             chart = by[(lang.code, new)]
             for path, target in ((paths.chart(lang.code, old), chart.path),
                                  (paths.embed(lang.code, old), paths.embed(lang.code, new))):
-                pages.append(Page(path, lang.code, "redirect.html", chart.title, {}, {
-                    "config": config, "target": target, "canonical": chart.path}, in_sitemap=False))
+                pages.append(Page(path, lang.code, "redirect.html", chart.title, {},
+                                  RedirectView(config, target, chart.path), in_sitemap=False))
     return pages
 
 
@@ -485,7 +505,6 @@ def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
     counts = {verdict: sum(1 for v in verdicts if v.verdict == verdict) for verdict in claim_stage.VERDICTS}
     legend = [(verdict, verdict_label(verdict, lang), counts[verdict]) for verdict in claim_stage.VERDICTS]
     return Page(paths.claims(code), code, "claims.html", lang.gettext("Claims about the round"),
-                plan.every_language(paths.claims), {**plan.common, "section": "claims", "claims": items,
-                                                                "legend": legend,
-                                                                "marks": claim_stage.VERDICT_MARKS},
+                plan.every_language(paths.claims),
+                plan.view(ClaimsView, "claims", claims=items, legend=legend, marks=claim_stage.VERDICT_MARKS),
                 x_default=paths.claims(plan.config.default_language))
