@@ -4,8 +4,8 @@ Shortcodes `{{< NAME ARG ... key=value >}}` are tokens of the parser, so they ar
 spans or code blocks. Each one becomes a `Shortcode` with its line and column in the article file, checked
 and left in the HTML as its entry in `shortcodes.SHORTCODES` says: `lit` renders at once as plain text,
 `chart` (on a line of its own) leaves `<!--chart:ID-->` and the others (`fig`, `claim`) leave `<!--sc:N-->`
-for a later stage to replace. The markers are written after
-sanitizing (nh3 drops comments), through private-use placeholders that articles may not contain.
+for a later stage to replace. The markers are written after sanitizing (nh3 drops comments), through
+private-use placeholders that articles may not contain.
 """
 
 from __future__ import annotations

@@ -17,9 +17,13 @@ import html
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from site_builder.errors import Collector
+
+if TYPE_CHECKING:  # the data layer, imported by binding and rendering only when they run
+    from site_builder.charts import ChartSet
+    from site_builder.figures import FigureContext
 
 CHART_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 INLINE_MARKER = re.compile(r"<!--sc:(\d+)-->")  # where a bound shortcode goes in an article's HTML
@@ -50,9 +54,9 @@ class Shortcode:
 class Inputs:
     """What shortcodes are bound against."""
 
-    context: Any  # figures.FigureContext: the data and the rounds
+    context: FigureContext  # the data and the rounds
     claims: dict  # claim id -> verdict
-    charts: Any = None  # charts.ChartSet; None: chart ids are not checked (`site-builder check`)
+    charts: ChartSet | None = None  # None: chart ids are not checked (`site-builder check`)
     data_key: str | None = None  # hash of the data folder: computed figures are kept in the build cache
 
 

@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from site_builder.charts import Chart
+    from site_builder.config import SiteConfig
+    from site_builder.content import Article
+    from site_builder.display_names import DisplayNames
+    from site_builder.metrics import Headline
 
 
 class View:
@@ -26,9 +33,9 @@ class View:
 class SiteView(View):
     """What every page of the site shows (header, menu, footer)."""
 
-    config: Any  # SiteConfig
+    config: SiteConfig
     updated: dt.date
-    names: Any  # DisplayNames
+    names: DisplayNames
     section: str | None  # the menu entry this page is under
     lang_names: dict[str, str]  # language code -> its own name, for the language switcher
 
@@ -42,27 +49,27 @@ class ChooserView(SiteView):
 
 @dataclass(frozen=True)
 class HomeView(SiteView):
-    headline: Any  # metrics.Headline
+    headline: Headline
     largest_note: str
     finding: list
     benchmarks_path: str
     showcase: dict | None  # the showcase benchmark's row of `fastest`, when it is scored
     fastest: dict  # rows, unscored, results, legend
     benchmarks: list[dict]
-    charts: list  # the key charts
-    round_charts: list
-    own_articles: list
-    other_articles: list
+    charts: list[Chart]  # the key charts
+    round_charts: list[Chart]
+    own_articles: list[Article]
+    other_articles: list[Article]
 
 
 @dataclass(frozen=True)
 class ChartsView(SiteView):
-    charts: list
+    charts: list[Chart]
 
 
 @dataclass(frozen=True)
 class ChartView(SiteView):
-    chart: Any  # Chart
+    chart: Chart
     embed_code: str
     finding: list[str]
     benchmark: dict | None  # name and path of the benchmark the chart is about
@@ -71,19 +78,19 @@ class ChartView(SiteView):
 
 @dataclass(frozen=True)
 class EmbedView(SiteView):
-    chart: Any  # Chart
+    chart: Chart
 
 
 @dataclass(frozen=True)
 class ArticlesView(SiteView):
-    own_articles: list
-    other_articles: list
+    own_articles: list[Article]
+    other_articles: list[Article]
 
 
 @dataclass(frozen=True)
 class ArticleView(SiteView):
-    article: Any  # Article
-    translations: list
+    article: Article
+    translations: list[Article]
     parts: list[tuple[str, object]]  # ("html", text) and ("chart", Chart), in order
 
 
@@ -98,13 +105,13 @@ class BenchmarkView(SiteView):
     task: str
     finding: list
     finding_note: str | None
-    charts: list
-    citing: list  # the language's articles that cite the benchmark
+    charts: list[Chart]
+    citing: list[Article]  # the language's articles that cite the benchmark
     benchmarks_path: str
     table: dict  # rows, legend, scored, unscored, result_ids
     rows: list[dict]
     scored: int
-    chart: Any  # the benchmark's results chart
+    chart: Chart  # the benchmark's results chart
     comparison: dict | None  # with the previous round
     comparison_names: dict | None
     nav: list[tuple[str, str, str]]
@@ -121,6 +128,6 @@ class ClaimsView(SiteView):
 class RedirectView(View):
     """A page left at a renamed chart's old address."""
 
-    config: Any
+    config: SiteConfig
     target: str
     canonical: str
