@@ -18,6 +18,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from site_builder import paths
 from site_builder.errors import Problem, SiteError
 
 
@@ -30,7 +31,7 @@ class Asset:
 def hashed(name: str, content: bytes) -> Asset:
     stem, dot, suffix = name.rpartition(".")
     digest = hashlib.sha256(content).hexdigest()[:10]
-    return Asset(f"assets/{stem}.{digest}.{suffix}", content)
+    return Asset(paths.asset(stem, digest, suffix), content)
 
 
 def theme_assets(files: dict[str, Path]) -> dict[str, Asset]:

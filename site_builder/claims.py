@@ -52,12 +52,12 @@ from pathlib import Path
 
 import yaml
 
-from site_builder import safe_yaml
+from site_builder import paths, safe_yaml
 from site_builder.config import SiteConfig
 from site_builder.errors import Collector, Problem, SiteError, display_path
 from site_builder.figures import FigureContext, FigureError, Quantity, evaluate_expression
 from site_builder.i18n import Language
-from site_builder.inline import format_value
+from site_builder.labels import format_value, verdict_label
 from site_builder.render import relative_url
 
 REGISTRY_FILE = "claims.yaml"
@@ -74,10 +74,6 @@ _UNITS = {"": "count", "count": "count", "minutes": "minutes", "min": "minutes",
 _CLAIM_KEYS = {"id", "statement", "source", "checks", "not_checkable", "interpretation", "caveat", "context"}
 _SOURCE_KEYS = {"outlet", "url", "date"}
 _CHECK_KEYS = {"figure", "asserts", "tolerance", "opposite"}
-
-
-def claims_path(lang: str) -> str:
-    return f"{lang}/claims/index.html"
 
 
 def claim_anchor(claim_id: str) -> str:
@@ -550,16 +546,9 @@ def format_tolerance(check: Check, lang: Language) -> str:
     return "± " + format_value(check.tolerance, check.asserts.unit, digits, lang)
 
 
-def verdict_label(verdict: str, lang: Language) -> str:
-    _ = lang.gettext
-    return {"confirmed": _("Confirmed"), "consistent": _("Consistent with the data"),
-            "overstated": _("Overstated"), "contradicted": _("Contradicted"),
-            "not-checkable": _("Not checkable")}[verdict]
-
-
 def render_claim_inline(verdict: Verdict, lang: Language, from_path: str) -> str:
     """The claim's verdict as a link to its entry on the claims page, relative to the citing page."""
-    href = relative_url(from_path, claims_path(lang.code)) + "#" + verdict.anchor
+    href = relative_url(from_path, paths.claims(lang.code)) + "#" + verdict.anchor
     label = verdict_label(verdict.verdict, lang)
     title = lang.gettext("Claim: %(statement)s — what the data says") % {
         "statement": verdict.text(verdict.statement, lang.code)[0]}

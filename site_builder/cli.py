@@ -200,14 +200,13 @@ def check(root: Path, strict: bool, catalogs: bool, languages: tuple[str, ...]) 
     if catalogs or languages:
         _check_catalogs(root, strict, list(languages))
         return
-    from site_builder import claims, inline
+    from site_builder import claims, shortcodes
     from site_builder.check import data_names, translation_status, typed_numbers_in
     from site_builder.config import load_config
     from site_builder.content import load_articles
     from site_builder.data import load_dataset
     from site_builder.errors import Problem, SiteError
     from site_builder.figures import FigureContext
-    from site_builder.pages import score_source_label
 
     notes: list[Problem] = []
     try:
@@ -218,7 +217,7 @@ def check(root: Path, strict: bool, catalogs: bool, languages: tuple[str, ...]) 
         # Bound figures and cited claims must resolve, as in a build: a wrong row is an error here too.
         context = FigureContext(dataset, config.round, config.previous_round)
         verdicts = claims.evaluate_claims(config, context, strict, notes)
-        inline.bind(articles, context, {v.id: v for v in verdicts}, claims.render_claim_inline, score_source_label)
+        shortcodes.bind(articles, shortcodes.Inputs(context, {v.id: v for v in verdicts}))
     except SiteError as error:
         _fail(error, "check failed", "")
     for note in notes:

@@ -14,7 +14,7 @@ from pathlib import Path
 import yaml
 from slugify import slugify
 
-from site_builder import cache, freshness, parallel, safe_yaml, sources
+from site_builder import cache, freshness, parallel, paths, safe_yaml, sources
 from site_builder.errors import Collector, Problem, display_path
 from site_builder.markup import Rendered, Shortcode, render
 
@@ -68,7 +68,7 @@ class Article:
 
     @property
     def path(self) -> str:
-        return f"{self.lang}/articles/{self.slug}/index.html"
+        return paths.article(self.lang, self.slug)
 
     # The output being made records each field it reads (see `freshness`): a list page depends on the titles
     # and dates it shows, an article page on the body too, and neither has to say so.
@@ -466,12 +466,6 @@ def _check_translation_links(articles: list[Article], languages: tuple[str, ...]
         elif (article.translation_of, article.key) not in by_key:
             problems.error(f"'translation_of' names {article.translation_of!r}, which has no article with key "
                            f"'{article.key}'", article.source, line)
-
-
-def listing_record(article: Article) -> tuple:
-    """What other pages show of an article (lists, translation links, feeds' entry heads): everything but its body."""
-    return (article.lang, article.key, article.slug, article.title, article.date.isoformat(), article.summary,
-            article.authors, article.tags, article.draft, article.translation_of, article.source_hash, article.source)
 
 
 def translations_of(article: Article, articles: list[Article]) -> list[Article]:

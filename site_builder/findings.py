@@ -11,12 +11,13 @@ from site_builder import metrics
 from site_builder.display_names import DisplayNames
 from site_builder.figures import FigureContext, FigureError, Quantity, evaluate
 from site_builder.i18n import Language
-from site_builder.inline import figure_html, format_value
+from site_builder.inline import figure_html
+from site_builder.labels import format_value
 
 
 def _bound(quantity: Quantity, lang: Language, page_path: str, element_id: str, benchmark_names: dict,
-           source_label, rename=str) -> Markup:
-    return Markup(figure_html(quantity, lang, page_path, element_id, benchmark_names, source_label, rename))
+           rename=str) -> Markup:
+    return Markup(figure_html(quantity, lang, page_path, element_id, benchmark_names, rename))
 
 
 def result_who(row, lang: Language, names: DisplayNames) -> str:
@@ -43,18 +44,18 @@ def fastest_ties(entries: pd.DataFrame) -> pd.DataFrame:
 
 
 def _score_figure(row, context: FigureContext, lang: Language, page_path: str, element_id: str,
-                  benchmark_names: dict, source_label, names: DisplayNames) -> Markup:
+                  benchmark_names: dict, names: DisplayNames) -> Markup:
     reference = f"{row['round']}:{row['benchmark']}/{row['submitter']}/{row['system_id']}"
     try:
         quantity = evaluate("score", [reference], {}, context)
     except FigureError:  # an id the reference syntax cannot spell: the number, unlinked
         decimals = row.get("score_decimals")
         return escape(format_value(row["score_minutes"], "minutes", int(decimals) if pd.notna(decimals) else 4, lang))
-    return _bound(quantity, lang, page_path, element_id, benchmark_names, source_label, names.in_text)
+    return _bound(quantity, lang, page_path, element_id, benchmark_names, names.in_text)
 
 
 def fastest_sentence(entries: pd.DataFrame, context: FigureContext, lang: Language, names: DisplayNames,
-                     page_path: str, benchmark_names: dict, source_label, benchmark_name: str | None = None,
+                     page_path: str, benchmark_names: dict, benchmark_name: str | None = None,
                      prefix: str = "finding") -> Markup:
     """"Fastest: 2.0206 min, Submitter, 8,192 × ACCELERATOR." (or "Fastest NAME: ..." with a benchmark name); ties
     share the sentence; a benchmark without any score says so."""
@@ -67,8 +68,7 @@ def fastest_sentence(entries: pd.DataFrame, context: FigureContext, lang: Langua
         if benchmark_name:
             text = _("%(benchmark)s: %(finding)s") % {"benchmark": benchmark_name, "finding": text}
         return escape(text)
-    figure = _score_figure(ties.iloc[0], context, lang, page_path, f"{prefix}-0", benchmark_names, source_label,
-                           names)
+    figure = _score_figure(ties.iloc[0], context, lang, page_path, f"{prefix}-0", benchmark_names, names)
     who = result_who(ties.iloc[0], lang, names) if len(ties) == 1 else lang.list(
         [result_who_short(row, lang, names) for _i, row in ties.iterrows()])
     if len(ties) == 1:
@@ -90,12 +90,11 @@ def unscored_sentence(entries: pd.DataFrame, lang: Language) -> str | None:
         "num": lang.number(unscored), "total": lang.number(len(entries))}
 
 
-def round_sentence(context: FigureContext, lang: Language, page_path: str, benchmark_names: dict,
-                   source_label) -> Markup:
+def round_sentence(context: FigureContext, lang: Language, page_path: str, benchmark_names: dict) -> Markup:
     """"22 organizations submitted 224 results on 9 accelerator types." with bound round figures."""
     figures = {name: evaluate(metric, [], {}, context) for name, metric in
                (("organizations", "organizations"), ("results", "results"), ("types", "accelerator-types"))}
-    bound = {name: _bound(quantity, lang, page_path, f"round-{name}", benchmark_names, source_label)
+    bound = {name: _bound(quantity, lang, page_path, f"round-{name}", benchmark_names)
              for name, quantity in figures.items()}
     template = lang.ngettext("%(organizations)s organizations submitted %(num)s result on %(types)s accelerator "
                              "types.", "%(organizations)s organizations submitted %(num)s results on %(types)s "

@@ -1,10 +1,11 @@
 """Article Markdown to safe HTML: markdown-it-py (CommonMark, linear time), shortcodes found by the parser, nh3.
 
 Shortcodes `{{< NAME ARG ... key=value >}}` are tokens of the parser, so they are never run inside code
-spans or code blocks. Each one becomes a `Shortcode` with its line and column in the article file.
-`lit` renders at once as plain text; `chart` (on a line of its own) leaves `<!--chart:ID-->` and the
-others (`fig`, `claim`) leave `<!--sc:N-->` for a later stage to replace. The markers are written after
-sanitizing (nh3 drops comments), through private-use placeholders that articles may not contain.
+spans or code blocks. Each one becomes a `Shortcode` with its line and column in the article file, checked
+and left in the HTML as its entry in `shortcodes.SHORTCODES` says: `lit` renders at once as plain text,
+`chart` (on a line of its own) leaves `<!--chart:ID-->` and the others (`fig`, `claim`) leave `<!--sc:N-->`
+for a later stage to replace. The markers are written after sanitizing (nh3 drops comments), through
+private-use placeholders that articles may not contain.
 """
 
 from __future__ import annotations
@@ -27,16 +28,8 @@ from mdit_py_plugins.footnote.index import footnote_ref
 from slugify import slugify
 
 from site_builder.errors import Collector
+from site_builder.shortcodes import SHORTCODES, Shortcode
 
-CHART_MARKER = "<!--chart:{}-->"  # where a chart goes; pages.article_parts splits the HTML there
-SHORTCODE_MARKER = "<!--sc:{}-->"  # where a bound figure or claim goes; the figures stage replaces it
-KNOWN_SHORTCODES = {
-    "chart": "{{< chart ID >}} (on a line of its own)",
-    "fig": "{{< fig METRIC REF... >}}",
-    "claim": "{{< claim ID >}}",
-    "lit": "{{< lit TEXT >}}",
-}
-CHART_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 _OPEN, _CLOSE = "\ue000", "\ue001"  # private-use placeholders, swapped for comment markers after nh3
 _PLACEHOLDER = re.compile(f"{_OPEN}(sc:\\d+|chart:[a-z0-9-]+){_CLOSE}")
 _MAX_SHORTCODE = 1000  # characters searched for '>}}', so a stray '{{<' costs bounded time
@@ -52,26 +45,6 @@ ALLOWED_ATTRIBUTES = {"*": {"id", "title"}, "a": {"href"}, "ol": {"start"}}  # n
 ALIGN_CLASSES = {"align-left", "align-center", "align-right"}
 ALLOWED_CLASSES = {"a": {"headerlink", "footnote-ref", "footnote-backref", "url"}, "div": {"footnote"},
                    "th": ALIGN_CLASSES, "td": ALIGN_CLASSES}
-
-
-@dataclass(frozen=True)
-class Shortcode:
-    """One `{{< NAME ARGS >}}` of an article, located in its file (line and column from 1)."""
-
-    index: int
-    name: str
-    args: tuple[str, ...]
-    options: tuple[tuple[str, str], ...]  # key=value arguments, in the order written
-    line: int
-    col: int
-
-    def option(self, key: str, default: str | None = None) -> str | None:
-        return dict(self.options).get(key, default)
-
-    @property
-    def text(self) -> str:
-        """The arguments as written (what `lit` shows)."""
-        return " ".join([*self.args, *(f"{k}={v}" for k, v in self.options)])
 
 
 @dataclass(frozen=True)
@@ -311,11 +284,10 @@ def _render_shortcode(self, tokens: Sequence[Token], idx: int, options, env) -> 
     shortcode = tokens[idx].meta.get("shortcode")
     if shortcode is None:  # reported as a problem; the page is not built
         return ""
-    if shortcode.name == "lit":
-        return html.escape(shortcode.text)
-    if shortcode.name == "chart":
-        return f"{_OPEN}chart:{shortcode.args[0]}{_CLOSE}\n"
-    return f"{_OPEN}sc:{shortcode.index}{_CLOSE}"
+    kind, text = SHORTCODES[shortcode.name].leave(shortcode)
+    if kind == "html":
+        return text
+    return f"{_OPEN}{text}{_CLOSE}" + ("\n" if tokens[idx].type == "shortcode_block" else "")
 
 
 def _safe_relative(url: str) -> str | None:
@@ -387,7 +359,7 @@ def _collect(tokens: list[Token], body: str, first_line: int, shown: str, proble
     and a link in a link is invalid HTML) or in an image's alt text. Images are refused (nh3 would drop
     them silently)."""
     locator, found = Locator(body, first_line), []
-    known = "known shortcodes: " + ", ".join(KNOWN_SHORTCODES.values())
+    known = "known shortcodes: " + ", ".join(kind.syntax for kind in SHORTCODES.values())
     source = body.split("\n")
     for block in tokens:
         if block.type == "shortcode_block":
@@ -434,23 +406,16 @@ def _add(token: Token, line: int, col: int, own_line: bool, found: list[Shortcod
     if not name:
         problems.error("a shortcode starts with its name: {{< NAME ARGS >}}", shown, line, col, hint=known)
         return
-    if name not in KNOWN_SHORTCODES:
+    if name not in SHORTCODES:
         problems.error(f"unknown shortcode '{name}'", shown, line, col, hint=known)
         return
     if split is None:
         problems.error(f"shortcode '{name}' has an unclosed quote", shown, line, col)
         return
     args, options = split
-    if name == "chart":
-        if len(args) != 1 or options or not CHART_ID.fullmatch(args[0]):
-            problems.error(f"shortcode 'chart' needs one chart id, not {arguments!r}", shown, line, col)
-            return
-        if not own_line:
-            problems.error("a chart shortcode must stand on a line of its own, at the top level (not in a "
-                           "paragraph, list, quote, table or footnote)", shown, line, col)
-            return
-    elif not args and not options:
-        problems.error(f"shortcode '{name}' needs arguments: {KNOWN_SHORTCODES[name]}", shown, line, col)
+    wrong = SHORTCODES[name].check(name, args, options, own_line, arguments)
+    if wrong:
+        problems.error(wrong, shown, line, col)
         return
     shortcode = Shortcode(len(found), name, args, options, line, col)
     token.meta["shortcode"] = shortcode

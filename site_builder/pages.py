@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import html
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -12,7 +11,7 @@ import pandas as pd
 from markupsafe import Markup, escape
 from slugify import slugify
 
-from site_builder import claims as claim_stage, derive, findings, freshness, metrics
+from site_builder import claims as claim_stage, derive, findings, freshness, metrics, paths
 from site_builder.charts import Chart, Features, benchmark_chart_id
 from site_builder.charts.scaling import scaling_chart_id
 from site_builder.config import SiteConfig
@@ -21,10 +20,25 @@ from site_builder.data import Dataset
 from site_builder.display_names import DisplayNames
 from site_builder.figures import FigureContext
 from site_builder.i18n import Language
-from site_builder.inline import BoundArticles, format_value
+from site_builder.labels import choice_label, format_value, legend, score_method_label, task_label, verdict_label
 from site_builder.render import served_path
 from site_builder.rounds import RoundInfo, load_round_info, result_folder_url
-from site_builder.urls import benchmark_path, result_anchor
+from site_builder.shortcodes import BoundArticles, article_parts
+from site_builder.views import (
+    ArticlesView,
+    ArticleView,
+    BenchmarksView,
+    BenchmarkView,
+    ChartsView,
+    ChartView,
+    ChooserView,
+    ClaimsView,
+    EmbedView,
+    HomeView,
+    RedirectView,
+    SiteView,
+    View,
+)
 
 
 @dataclass(frozen=True)
@@ -34,12 +48,13 @@ class Page:
     template: str
     title: str
     alternates: dict[str, str]  # language -> path of the same page in that language
-    context: dict = field(default_factory=dict)
+    # The template's view model (views.py); for a page with `late`, only what every page shows (a SiteView).
+    context: View | dict = field(default_factory=dict)
     in_sitemap: bool = True
     x_default: str | None = None  # the page for readers whose language is not offered
     og_image: str | None = None  # output path of the page's Open Graph PNG
     card: tuple[str, str, str] | None = None  # (title, kicker, footer) of a text card, when og_image is one
-    late: Callable[[], dict] | None = field(default=None, compare=False, repr=False)  # context made only to render
+    late: Callable[[], View] | None = field(default=None, compare=False, repr=False)  # the view, made only to render
 
     @property
     def url_path(self) -> str:
@@ -52,102 +67,10 @@ def page_key(page: Page) -> str:
                              page.in_sitemap, page.x_default, page.og_image, page.card))
 
 
-def home_path(lang: str) -> str:
-    return f"{lang}/index.html"
-
-
-def articles_path(lang: str) -> str:
-    return f"{lang}/articles/index.html"
-
-
-def charts_path(lang: str) -> str:
-    return f"{lang}/charts/index.html"
-
-
-def benchmarks_path(lang: str) -> str:
-    return f"{lang}/benchmarks/index.html"
-
-
-def embed_path(lang: str, chart_id: str) -> str:
-    return f"embed/{lang}/{chart_id}.html"
-
-
 def embed_code(config: SiteConfig, chart: Chart) -> str:
     """The iframe a host page pastes: absolute URL (it lives elsewhere), a title for screen readers."""
-    return (f'<iframe src="{html.escape(config.base_url + embed_path(chart.lang, chart.id))}" '
+    return (f'<iframe src="{html.escape(config.base_url + paths.embed(chart.lang, chart.id))}" '
             f'title="{html.escape(chart.title)}" loading="lazy" style="width:100%;height:480px;border:0"></iframe>')
-
-
-def article_parts(article: Article, charts_by: dict, html: str) -> list[tuple[str, object]]:
-    """The article's HTML (its inline figures rendered) split at its chart shortcodes: ("html", text)
-    and ("chart", Chart) parts."""
-    parts: list[tuple[str, object]] = []
-    pieces = re.split(r"<!--chart:([a-z0-9-]+)-->", html)
-    for index, piece in enumerate(pieces):
-        if index % 2:
-            parts.append(("chart", charts_by[(article.lang, piece)]))
-        elif piece.strip():
-            parts.append(("html", piece))
-    return parts
-
-
-# Score methods in legend order (ids of the derived `score_method` column, see data/README.md).
-SCORE_METHODS = ("official-summarizer", "computed-from-logs", "submitter-summary", "published-by-submitter",
-                 "not-computed")
-
-
-def score_method_label(method: str, lang: Language) -> str:
-    """Short, translated name of how a score was obtained, for a table cell."""
-    _ = lang.gettext
-    return {
-        "official-summarizer": _("official result summarizer"),
-        "computed-from-logs": _("computed from the result logs"),
-        "submitter-summary": _("submitter's summary.json"),
-        "published-by-submitter": _("published by the submitter"),
-        "not-computed": _("not computed"),
-    }.get(method, _("not stated"))
-
-
-def score_method_explanation(method: str, lang: Language) -> str:
-    """What a score method means, said once in the legend under a table."""
-    _ = lang.gettext
-    return {
-        "official-summarizer": _("MLCommons' own result summarizer (mlperf-logging) was run on the complete "
-                                 "result logs."),
-        "computed-from-logs": _("Computed for this site from the start and stop times in each run's log, with the "
-                                "official rules: mean of the runs without the fastest and slowest, then the RCP "
-                                "factor."),
-        "submitter-summary": _("Copied from the summary.json the submitter committed to the results repository "
-                               "(the official summarizer's output, run by the submitter); not recomputed."),
-        "published-by-submitter": _("Taken from the submitter's own publication, with the decimals it gives; not "
-                                    "recomputed, and it may differ slightly from the final MLCommons table."),
-        "not-computed": _("No score: the result's logs have not been scored yet. The result exists and is listed, "
-                          "but it cannot be compared."),
-    }.get(method, _("The data does not say how this score was obtained."))
-
-
-def score_source_label(source: str, lang: Language) -> str:
-    """Short label for a full `score_source` text, where only that text is at hand (chart data tables)."""
-    return score_method_label(derive.score_method(source) or "", lang)
-
-
-def legend(methods, lang: Language) -> list[tuple[str, str]]:
-    """(label, explanation) for each score method present, in legend order."""
-    present = set(methods)
-    order = [m for m in SCORE_METHODS if m in present] + sorted(present - set(SCORE_METHODS))
-    return [(score_method_label(m, lang), score_method_explanation(m, lang)) for m in order]
-
-
-def task_label(task: str, lang: Language) -> str:
-    _ = lang.gettext
-    return {
-        "llm-pretraining": _("Large language model pretraining"),
-        "llm-finetuning": _("Large language model fine-tuning"),
-        "text-to-image": _("Text-to-image generation"),
-        "recommendation": _("Recommendation"),
-        "object-detection": _("Object detection"),
-        "graph-node-classification": _("Graph node classification"),
-    }.get(task, task)
 
 
 def _optional(value):
@@ -165,16 +88,6 @@ def _run_minutes(text: str) -> list[tuple[float, int] | None]:
     return [(float(item), _written_decimals(item)) if item else None for item in text.split(";")]
 
 
-def _choice_label(column: str, value: str, lang: Language) -> str:
-    _ = lang.gettext
-    labels = {
-        "availability": {"available": _("available"), "preview": _("preview"),
-                         "rdi": _("research, development or internal")},
-        "hosting": {"cloud": _("cloud"), "on-premise": _("on-premise")},
-    }
-    return labels[column].get(value, value)
-
-
 def result_rows(entries: pd.DataFrame, lang: Language, info: RoundInfo | None = None,
                 names: DisplayNames | None = None) -> list[dict]:
     """Table rows with their detail view: scored results fastest first, then unscored ones by scale."""
@@ -186,15 +99,15 @@ def result_rows(entries: pd.DataFrame, lang: Language, info: RoundInfo | None = 
         score = _optional(row["score_minutes"])
         rcp = _optional(row["rcp_scaling_factor"])
         rows.append({
-            "anchor": result_anchor(row["round"], row["submitter"], row["system_id"]), "round": row["round"],
+            "anchor": paths.result_anchor(row["round"], row["submitter"], row["system_id"]), "round": row["round"],
             "submitter": row["submitter"], "submitter_name": names.submitter(row["submitter"]),
             "system": row["system_id"], "system_name": row["system_name"],
             "accelerator": row["accelerator"], "accelerator_model": row["accelerator_model"],
             "accelerators": int(row["total_accelerators"]), "nodes": int(row["number_of_nodes"]),
             "per_node": int(row["accelerators_per_node"]), "host_processor": row["host_processor"],
             "framework": row["framework"],
-            "availability": _choice_label("availability", row["availability"], lang) if row["availability"] else "",
-            "hosting": _choice_label("hosting", row["hosting"], lang) if row["hosting"] else "",
+            "availability": choice_label("availability", row["availability"], lang) if row["availability"] else "",
+            "hosting": choice_label("hosting", row["hosting"], lang) if row["hosting"] else "",
             # Source precision: a published 18.35 stays 18.35; without the column, the summarizer's 4 decimals.
             "score": score, "decimals": score_decimals_of(row),
             "method": method_of(row), "source_label": score_method_label(method_of(row), lang),
@@ -224,7 +137,7 @@ def _anchor_of(row: pd.Series) -> str | None:
     """The row anchor of a scored result (None for the placeholder of a benchmark without scores)."""
     if _optional(row["score_minutes"]) is None:
         return None
-    return result_anchor(row["round"], row["submitter"], row["system_id"])
+    return paths.result_anchor(row["round"], row["submitter"], row["system_id"])
 
 
 def results_table(entries: pd.DataFrame, lang: Language, info: RoundInfo | None,
@@ -247,7 +160,7 @@ class _Plan:
     articles: list[Article]
     charts_by: dict  # (lang, chart id) -> Chart
     codes: list[str]
-    common: dict  # context shared by every page
+    common: dict  # the fields of SiteView shared by every page (all but `section`)
     round_benchmarks: list[str]
     headline: metrics.Headline
     fastest: pd.DataFrame
@@ -255,6 +168,10 @@ class _Plan:
     round_infos: dict[str, RoundInfo]  # round -> its declared facts (results repository for folder links)
     features: Features | None = None
     names: DisplayNames = field(default_factory=DisplayNames)
+
+    def view(self, kind: type[View], section: str | None = None, **values) -> View:
+        """A page's view model: what every page shows, then the page type's own `values`."""
+        return kind(**self.common, section=section, **values)
 
     @property
     def current(self) -> pd.DataFrame:
@@ -296,13 +213,13 @@ class _Plan:
         for b in self.round_benchmarks:
             rows = current[current["benchmark"] == b]
             entries.append({
-                "id": b, "name": self.dataset.benchmarks.loc[b, "name"], "path": benchmark_path(code, b),
+                "id": b, "name": self.dataset.benchmarks.loc[b, "name"], "path": paths.benchmark(code, b),
                 "task": task_label(self.dataset.benchmarks.loc[b, "task"], lang),
                 "results": len(rows), "scored": int(rows["score_minutes"].notna().sum()),
                 "new": self.dataset.benchmarks.loc[b, "round_introduced"] == self.config.round,
                 "finding": findings.fastest_sentence(rows, self.figure_context, lang, self.names,
                                                      page_path, self.benchmark_names,
-                                                     score_source_label, prefix=f"finding-{slugify(b)}"),
+                                                     prefix=f"finding-{slugify(b)}"),
             })
         return entries
 
@@ -314,10 +231,10 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
     round_benchmarks = dataset.benchmarks_in(config.round)
     codes = [lang.code for lang in languages]
     homes = [{"code": lang.code, "name": lang.native_name, "title": config.title[lang.code],
-              "path": home_path(lang.code), "not_found": lang.gettext("This page does not exist.")}
+              "path": paths.home(lang.code), "not_found": lang.gettext("This page does not exist.")}
              for lang in languages]
     names = names or DisplayNames()
-    common = {"config": config, "updated": updated, "names": names, "section": None,
+    common = {"config": config, "updated": updated, "names": names,
               "lang_names": {lang.code: lang.native_name for lang in languages}}
     round_infos = {name: load_round_info(config.data_dir, name, config.root)
                    for name in (config.round, config.previous_round) if name}
@@ -325,8 +242,8 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
                  metrics.headline(current), metrics.fastest_per_benchmark(current, round_benchmarks), bound,
                  round_infos, features, names)
 
-    site = [Page("index.html", None, "chooser.html", config.title[config.default_language],
-                 plan.every_language(home_path), {**common, "homes": homes}, x_default="index.html")]
+    site = [Page(paths.CHOOSER, None, "chooser.html", config.title[config.default_language],
+                 plan.every_language(paths.home), plan.view(ChooserView, homes=homes), x_default=paths.CHOOSER)]
     for lang in languages:
         site.append(_home_page(plan, lang))
         site += _chart_pages(plan, lang)
@@ -334,7 +251,8 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
         site.append(_benchmarks_page(plan, lang))
         site += [_benchmark_page(plan, lang, benchmark) for benchmark in round_benchmarks]
         site.append(_claims_page(plan, lang, claims))
-    site.append(Page("404.html", None, "404.html", "404", {}, {**common, "homes": homes}, in_sitemap=False))
+    site.append(Page(paths.NOT_FOUND, None, "404.html", "404", {}, plan.view(ChooserView, homes=homes),
+                     in_sitemap=False))
     return site
 
 
@@ -344,21 +262,21 @@ def _home_page(plan: _Plan, lang: Language) -> Page:
                                "%(accelerators)s accelerator types") % {
         "organizations": lang.number(headline.organizations), "results": lang.number(headline.results),
         "accelerators": lang.number(headline.accelerator_types)}
-    return Page(home_path(code), code, "home.html", config.title[code], plan.every_language(home_path),
-                dict(plan.common), x_default="index.html", og_image=f"og/{code}/home.png",
+    return Page(paths.home(code), code, "home.html", config.title[code], plan.every_language(paths.home),
+                plan.view(SiteView), x_default=paths.CHOOSER, og_image=paths.home_card(code),
                 card=(config.title[code], round_label(config), card_footer), late=lambda: _home_context(plan, lang))
 
 
-def _home_context(plan: _Plan, lang: Language) -> dict:
+def _home_context(plan: _Plan, lang: Language) -> HomeView:
     """The home page's findings, tables and lists: made only when the page is."""
     code, dataset, current = lang.code, plan.dataset, plan.current
-    benchmarks = plan.benchmark_entries(lang, home_path(code))
+    benchmarks = plan.benchmark_entries(lang, paths.home(code))
     fastest_rows = []
     for _, row in plan.fastest.iterrows():
         scored = _optional(row["score_minutes"]) is not None
         fastest_rows.append({
             "benchmark": row["benchmark"], "name": dataset.benchmarks.loc[row["benchmark"], "name"],
-            "path": benchmark_path(code, row["benchmark"]), "score": _optional(row["score_minutes"]),
+            "path": paths.benchmark(code, row["benchmark"]), "score": _optional(row["score_minutes"]),
             "decimals": score_decimals_of(row),
             "anchor": _anchor_of(row),
             "submitter": row.get("submitter"), "system": row.get("system_id"), "accelerator": row.get("accelerator"),
@@ -378,21 +296,19 @@ def _home_context(plan: _Plan, lang: Language) -> dict:
     round_charts = [chart for (chart_lang, _id), chart in plan.charts_by.items()
                     if chart_lang == code and chart.benchmark is None]
     # The round's finding, from the data: the showcase benchmark's fastest result, then who took part.
-    finding = [findings.round_sentence(plan.figure_context, lang, home_path(code), plan.benchmark_names,
-                                       score_source_label)]
+    finding = [findings.round_sentence(plan.figure_context, lang, paths.home(code), plan.benchmark_names)]
     if showcase in plan.round_benchmarks:
         finding.insert(0, findings.fastest_sentence(
-            current[current["benchmark"] == showcase], plan.figure_context, lang, plan.names, home_path(code),
-            plan.benchmark_names, score_source_label, benchmark_name=str(dataset.benchmarks.loc[showcase, "name"])))
-    return {
-        "headline": headline, "largest_note": _largest_note(headline, lang, plan.names),
-        "finding": finding, "benchmarks_path": benchmarks_path(code),
-        "showcase": next((row for row in fastest_rows if row["benchmark"] == showcase and row["score"] is not None),
-                         None),
-        "fastest": fastest, "benchmarks": benchmarks,
-        "charts": [chart for chart in key_charts if chart is not None], "round_charts": round_charts,
-        "own_articles": own, "other_articles": others,
-    }
+            current[current["benchmark"] == showcase], plan.figure_context, lang, plan.names, paths.home(code),
+            plan.benchmark_names, benchmark_name=str(dataset.benchmarks.loc[showcase, "name"])))
+    return plan.view(
+        HomeView, headline=headline, largest_note=_largest_note(headline, lang, plan.names),
+        finding=finding, benchmarks_path=paths.benchmarks(code),
+        showcase=next((row for row in fastest_rows if row["benchmark"] == showcase and row["score"] is not None),
+                      None),
+        fastest=fastest, benchmarks=benchmarks,
+        charts=[chart for chart in key_charts if chart is not None], round_charts=round_charts,
+        own_articles=own, other_articles=others)
 
 
 def round_label(config: SiteConfig) -> str:
@@ -413,23 +329,23 @@ def _chart_pages(plan: _Plan, lang: Language) -> list[Page]:
     """The chart list, then per chart its permalink page and its embed page."""
     code, config = lang.code, plan.config
     charts = [chart for (chart_lang, _id), chart in plan.charts_by.items() if chart_lang == code]
-    pages = [Page(charts_path(code), code, "charts.html", lang.gettext("Charts"), plan.every_language(charts_path),
-                  {**plan.common, "section": "charts", "charts": charts}, x_default=charts_path(config.default_language))]
+    pages = [Page(paths.charts(code), code, "charts.html", lang.gettext("Charts"), plan.every_language(paths.charts),
+                  plan.view(ChartsView, "charts", charts=charts), x_default=paths.charts(config.default_language))]
     for chart in charts:
         def permalink(other: str, chart_id: str = chart.id) -> str:
             return plan.charts_by[(other, chart_id)].path
 
         benchmark = plan.chart_benchmark(chart)
-        pages.append(Page(chart.path, code, "chart.html", chart.title, plan.every_language(permalink), {
-            **plan.common, "section": "charts", "chart": chart, "embed_code": embed_code(config, chart),
+        pages.append(Page(chart.path, code, "chart.html", chart.title, plan.every_language(permalink), plan.view(
+            ChartView, "charts", chart=chart, embed_code=embed_code(config, chart),
             # The key finding: the summary's scope and its first finding (the rest stays in "What the chart shows").
-            "finding": [plan.names.in_text(sentence) for sentence in chart.summary[:2]],
-            "benchmark": {"name": plan.dataset.benchmarks.loc[benchmark, "name"],
-                          "path": benchmark_path(code, benchmark)} if benchmark else None,
-            "nav": [(c.id, c.title, c.path) for c in charts],
-        }, x_default=permalink(config.default_language), og_image=f"charts/{code}/{chart.id}.png"))
-        pages.append(Page(embed_path(code, chart.id), code, "embed.html", chart.title, {},
-                          {**plan.common, "chart": chart}, in_sitemap=False))
+            finding=[plan.names.in_text(sentence) for sentence in chart.summary[:2]],
+            benchmark={"name": plan.dataset.benchmarks.loc[benchmark, "name"],
+                       "path": paths.benchmark(code, benchmark)} if benchmark else None,
+            nav=[(c.id, c.title, c.path) for c in charts],
+        ), x_default=permalink(config.default_language), og_image=paths.chart_png(code, chart.id)))
+        pages.append(Page(paths.embed(code, chart.id), code, "embed.html", chart.title, {},
+                          plan.view(EmbedView, chart=chart), in_sitemap=False))
     return pages
 
 
@@ -443,10 +359,10 @@ def _article_pages(plan: _Plan, lang: Language) -> list[Page]:
     """The article list (this language first, then the others, marked), then each article."""
     code, config = lang.code, plan.config
     own, others = _articles_by_language(plan, code)
-    pages = [Page(articles_path(code), code, "articles.html", lang.gettext("Articles"),
-                  plan.every_language(articles_path), {**plan.common, "section": "articles", "own_articles": own,
-                                                       "other_articles": others},
-                  x_default=articles_path(config.default_language))]
+    pages = [Page(paths.articles(code), code, "articles.html", lang.gettext("Articles"),
+                  plan.every_language(paths.articles),
+                  plan.view(ArticlesView, "articles", own_articles=own, other_articles=others),
+                  x_default=paths.articles(config.default_language))]
     groups: dict[str, list[Article]] = {}
     for article in plan.articles:
         groups.setdefault(article.key, []).append(article)
@@ -454,29 +370,30 @@ def _article_pages(plan: _Plan, lang: Language) -> list[Page]:
         translations = sorted((t for t in groups[article.key] if t.lang != code), key=lambda t: plan.codes.index(t.lang))
         alternates = {code: article.path, **{t.lang: t.path for t in translations}}
 
-        def parts(article: Article = article) -> dict:  # the body with its figures: only when the page is made
-            return {"parts": article_parts(article, plan.charts_by, plan.bound.html(article, lang, article.path))}
+        def view(article: Article = article, translations: list[Article] = translations) -> ArticleView:
+            # the body with its figures: only when the page is made
+            parts = article_parts(article, plan.charts_by, plan.bound.html(article, lang, article.path))
+            return plan.view(ArticleView, "articles", article=article, translations=translations, parts=parts)
 
         pages.append(Page(article.path, code, "article.html", article.title,
-                          {c: alternates[c] for c in plan.codes if c in alternates}, {
-                              **plan.common, "section": "articles", "article": article, "translations": translations},
+                          {c: alternates[c] for c in plan.codes if c in alternates}, plan.view(SiteView, "articles"),
                           x_default=alternates.get(config.default_language),
-                          og_image=f"og/{code}/articles/{article.slug}.png",
+                          og_image=paths.article_card(code, article.slug),
                           card=(article.title, config.title[code], lang.date(article.date)),
-                          late=parts))
+                          late=view))
     return pages
 
 
 def _benchmark_page(plan: _Plan, lang: Language, benchmark: str) -> Page:
     code, config = lang.code, plan.config
     name = str(plan.dataset.benchmarks.loc[benchmark, "name"])
-    return Page(benchmark_path(code, benchmark), code, "benchmark.html", name,
-                plan.every_language(lambda other: benchmark_path(other, benchmark)),
-                {**plan.common, "section": "benchmarks"}, x_default=benchmark_path(config.default_language, benchmark),
+    return Page(paths.benchmark(code, benchmark), code, "benchmark.html", name,
+                plan.every_language(lambda other: paths.benchmark(other, benchmark)),
+                plan.view(SiteView, "benchmarks"), x_default=paths.benchmark(config.default_language, benchmark),
                 late=lambda: _benchmark_context(plan, lang, benchmark))
 
 
-def _benchmark_context(plan: _Plan, lang: Language, benchmark: str) -> dict:
+def _benchmark_context(plan: _Plan, lang: Language, benchmark: str) -> BenchmarkView:
     """A benchmark page's tables, findings and links: made only when the page is."""
     code, config, dataset = lang.code, plan.config, plan.dataset
     facts = {key: _optional(value) for key, value in dataset.benchmarks.loc[benchmark].to_dict().items()}
@@ -498,34 +415,33 @@ def _benchmark_context(plan: _Plan, lang: Language, benchmark: str) -> dict:
             "table": results_table(before, lang, plan.round_infos.get(config.previous_round), plan.names),
         }
     table = results_table(entries, lang, plan.round_infos.get(config.round), plan.names)
-    path = benchmark_path(code, benchmark)
+    path = paths.benchmark(code, benchmark)
     charts = [chart for (chart_lang, _id), chart in plan.charts_by.items()
               if chart_lang == code and plan.chart_benchmark(chart) == benchmark]
     own = _articles_by_language(plan, code)[0]
     citing = [article for article in own if benchmark in plan.benchmarks_cited(article)]
-    return {
-        "benchmark": facts, "task": task_label(facts["task"], lang),
-        "finding": [findings.fastest_sentence(entries, plan.figure_context, lang, plan.names, path,
-                                              plan.benchmark_names, score_source_label)],
-        "finding_note": findings.unscored_sentence(entries, lang),
-        "charts": charts, "citing": citing, "benchmarks_path": benchmarks_path(code),
-        "table": table, "rows": table["rows"], "scored": table["scored"],
-        "chart": plan.charts_by[(code, benchmark_chart_id(benchmark))], "comparison": comparison,
-        "comparison_names": {"before": plan.names.submitter(comparison["before"].get("submitter", "")),
-                             "now": plan.names.submitter(comparison["now"].get("submitter", ""))}
+    return plan.view(
+        BenchmarkView, "benchmarks", benchmark=facts, task=task_label(facts["task"], lang),
+        finding=[findings.fastest_sentence(entries, plan.figure_context, lang, plan.names, path,
+                                           plan.benchmark_names)],
+        finding_note=findings.unscored_sentence(entries, lang),
+        charts=charts, citing=citing, benchmarks_path=paths.benchmarks(code),
+        table=table, rows=table["rows"], scored=table["scored"],
+        chart=plan.charts_by[(code, benchmark_chart_id(benchmark))], comparison=comparison,
+        comparison_names={"before": plan.names.submitter(comparison["before"].get("submitter", "")),
+                          "now": plan.names.submitter(comparison["now"].get("submitter", ""))}
         if comparison else None,
-        "nav": [(b, dataset.benchmarks.loc[b, "name"], benchmark_path(code, b))
-                for b in plan.round_benchmarks],
-    }
+        nav=[(b, dataset.benchmarks.loc[b, "name"], paths.benchmark(code, b)) for b in plan.round_benchmarks])
 
 
 def _benchmarks_page(plan: _Plan, lang: Language) -> Page:
     """Every benchmark of the round with its finding and its result counts."""
     code = lang.code
-    return Page(benchmarks_path(code), code, "benchmarks.html", lang.gettext("Benchmarks"),
-                plan.every_language(benchmarks_path), {**plan.common, "section": "benchmarks"},
-                x_default=benchmarks_path(plan.config.default_language),
-                late=lambda: {"benchmarks": plan.benchmark_entries(lang, benchmarks_path(code))})
+    return Page(paths.benchmarks(code), code, "benchmarks.html", lang.gettext("Benchmarks"),
+                plan.every_language(paths.benchmarks), plan.view(SiteView, "benchmarks"),
+                x_default=paths.benchmarks(plan.config.default_language),
+                late=lambda: plan.view(BenchmarksView, "benchmarks",
+                                       benchmarks=plan.benchmark_entries(lang, paths.benchmarks(code))))
 
 
 def alias_pages(config: SiteConfig, languages: list[Language], aliases: dict[str, str],
@@ -537,17 +453,17 @@ def alias_pages(config: SiteConfig, languages: list[Language], aliases: dict[str
     for lang in languages:
         for old, new in sorted(aliases.items()):
             chart = by[(lang.code, new)]
-            for path, target in ((f"{lang.code}/charts/{old}/index.html", chart.path),
-                                 (embed_path(lang.code, old), embed_path(lang.code, new))):
-                pages.append(Page(path, lang.code, "redirect.html", chart.title, {}, {
-                    "config": config, "target": target, "canonical": chart.path}, in_sitemap=False))
+            for path, target in ((paths.chart(lang.code, old), chart.path),
+                                 (paths.embed(lang.code, old), paths.embed(lang.code, new))):
+                pages.append(Page(path, lang.code, "redirect.html", chart.title, {},
+                                  RedirectView(config, target, chart.path), in_sitemap=False))
     return pages
 
 
 def switcher(page: Page, languages: list[str]) -> list[tuple[str, str, bool]]:
     """For each language: the equivalent page, or that language's article list when the page (an article)
     has no translation, so a missing translation never breaks a link."""
-    return [(code, page.alternates.get(code, articles_path(code)), code in page.alternates) for code in languages]
+    return [(code, page.alternates.get(code, paths.articles(code)), code in page.alternates) for code in languages]
 
 
 def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
@@ -557,7 +473,7 @@ def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
     def evidence(quantity) -> list[dict]:
         return [{"label": f"{plan.names.submitter(ref.submitter)} {ref.system_id} "
                           f"({names.get(ref.benchmark, ref.benchmark)}, {ref.round})",
-                 "path": benchmark_path(code, ref.benchmark) + "#" + result_anchor(ref.round, ref.submitter,
+                 "path": paths.benchmark(code, ref.benchmark) + "#" + paths.result_anchor(ref.round, ref.submitter,
                                                                                    ref.system_id)}
                 for ref in quantity.refs]
 
@@ -574,7 +490,7 @@ def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
     items = [{
         "id": v.id, "anchor": v.anchor, "statement": text(v, v.statement), "source": v.source,
         "outlet": text(v, v.source.outlet), "verdict": v.verdict,
-        "label": claim_stage.verdict_label(v.verdict, lang), "interpretation": text(v, v.interpretation),
+        "label": verdict_label(v.verdict, lang), "interpretation": text(v, v.interpretation),
         "caveat": text(v, v.caveat), "not_checkable": text(v, v.not_checkable),
         "context": format_value(v.context.value, v.context.unit, v.context.decimals, lang)
         if v.context else None,
@@ -583,13 +499,12 @@ def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
             "computed": format_value(c.quantity.value, c.quantity.unit, c.quantity.decimals, lang),
             "tolerance": claim_stage.format_tolerance(c, lang),
             "opposite": claim_stage.format_bound(c.opposite, lang) if c.opposite else None,
-            "outcome": c.outcome, "outcome_label": claim_stage.verdict_label(c.outcome, lang),
+            "outcome": c.outcome, "outcome_label": verdict_label(c.outcome, lang),
             "evidence": evidence(c.quantity)} for c in v.checks],
     } for v in verdicts]
     counts = {verdict: sum(1 for v in verdicts if v.verdict == verdict) for verdict in claim_stage.VERDICTS}
-    legend = [(verdict, claim_stage.verdict_label(verdict, lang), counts[verdict]) for verdict in claim_stage.VERDICTS]
-    return Page(claim_stage.claims_path(code), code, "claims.html", lang.gettext("Claims about the round"),
-                plan.every_language(claim_stage.claims_path), {**plan.common, "section": "claims", "claims": items,
-                                                                "legend": legend,
-                                                                "marks": claim_stage.VERDICT_MARKS},
-                x_default=claim_stage.claims_path(plan.config.default_language))
+    legend = [(verdict, verdict_label(verdict, lang), counts[verdict]) for verdict in claim_stage.VERDICTS]
+    return Page(paths.claims(code), code, "claims.html", lang.gettext("Claims about the round"),
+                plan.every_language(paths.claims),
+                plan.view(ClaimsView, "claims", claims=items, legend=legend, marks=claim_stage.VERDICT_MARKS),
+                x_default=paths.claims(plan.config.default_language))

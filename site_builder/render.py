@@ -12,9 +12,10 @@ import jinja2
 import jinja2.meta
 from markupsafe import escape
 
-from site_builder import assets, freshness
+from site_builder import assets, freshness, paths
 from site_builder.errors import Problem, SiteError
 from site_builder.i18n import Language
+from site_builder.labels import score_source_label
 from site_builder.theme import PACKAGED
 
 
@@ -88,11 +89,12 @@ def environment(template_dirs: Sequence[Path], lang: Language, globals_: dict, f
     else:
         gettext, ngettext = lang.translations.gettext, lang.translations.ngettext
     env.install_gettext_callables(*escaped_callables(gettext, ngettext), newstyle=True)
-    env.globals.update(globals_, url=_url, served=served_path, lang=lang)
+    env.globals.update(globals_, url=_url, served=served_path, lang=lang, paths=paths)
     env.filters.update(
         number=lambda value, decimals=None: lang.number(value, decimals),
         percent=lambda value, decimals=1: lang.percent(value, decimals),
         date=lambda value, form="long": lang.date(value, form),
+        source_label=lambda source: score_source_label(source, lang),
         **(filters or {}),
     )
     return env

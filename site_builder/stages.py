@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import difflib
 import json
 import os
 import shutil
@@ -25,11 +24,12 @@ from site_builder import (
     freshness,
     i18n,
     images,
-    inline,
     output,
     pages,
     parallel,
+    paths,
     render,
+    shortcodes,
     uptodate,
 )
 from site_builder import charts as chart_catalog
@@ -158,15 +158,13 @@ def bind_figures_and_claims(state: BuildState) -> None:
                                       + "; shown as the raw id", shown, severity="note"))
     figure_context = figures.FigureContext(dataset, config.round, config.previous_round)
     state.verdicts = claims.evaluate_claims(config, figure_context, state.strict, state.warnings)
-    state.bound = inline.bind(state.articles, figure_context, {v.id: v for v in state.verdicts},
-                              claims.render_claim_inline, pages.score_source_label, names.in_text,
-                              state.snapshot.site)
+    state.bound = shortcodes.bind(state.articles, shortcodes.Inputs(
+        figure_context, {v.id: v for v in state.verdicts}, chart_set, state.snapshot.site), names.in_text)
     placeholder = placeholder_base_url_problem(config, state.base_url)
     late = [*([placeholder] if placeholder else []), *chart_set.left_out.values()]
     state.warnings += late
     if state.strict and late:
         raise SiteError([Problem(p.message, p.path, p.line, p.col, p.hint) for p in late])
-    _check_chart_references(state.articles, chart_set)
 
 
 def plan_pages(state: BuildState) -> None:
@@ -187,9 +185,8 @@ def plan_pages(state: BuildState) -> None:
     # What every page reads besides its own inputs: the site's inputs, and the theme's assets as their hashed names.
     state.site_read = freshness.digest((state.snapshot.site, asset_paths))
     compiled = render.TemplateCache(assets.cache_dir() / "renders")
-    state.envs = {lang.code: render.environment(theme.template_dirs, lang, {"assets": asset_paths, "names": names}, {
-        "source_label": lambda source, lang=lang: pages.score_source_label(source, lang)}, compiled)
-        for lang in state.languages}
+    state.envs = {lang.code: render.environment(theme.template_dirs, lang, {"assets": asset_paths, "names": names},
+                                                None, compiled) for lang in state.languages}
     any_env = state.envs[config.default_language]
     state.outputs.answers = freshness.Answers(
         site=state.site_read, template_source=lambda name: render.template_source(any_env, name),
@@ -240,12 +237,12 @@ def make_feeds_and_indexes(state: BuildState) -> None:
     site = state.site_read
 
     for code, env in envs.items():
-        path = f"{code}/feed.xml"
+        path = paths.feed(code)
 
         def feed(code=code, env=env, path=path) -> str:
             own = [a for a in state.articles if a.lang == code][:FEED_ENTRIES]  # newest first
             # Relative to the article: each entry carries its article's URL as xml:base.
-            entries = [(a, pages.article_parts(a, charts_by, state.bound.html(a, languages[code], a.path)))
+            entries = [(a, shortcodes.article_parts(a, charts_by, state.bound.html(a, languages[code], a.path)))
                        for a in own]
             return render.render(env, "feed.xml", {
                 "page": pages.Page(path, code, "feed.xml", config.title[code], {}), "config": config,
@@ -254,13 +251,13 @@ def make_feeds_and_indexes(state: BuildState) -> None:
         outputs.make(path, freshness.digest((path, config, state.updated)), feed, site)
     default_env = envs[config.default_language]
     in_sitemap = [page for page in state.site_pages if page.in_sitemap]
-    outputs.make("sitemap.xml", freshness.digest([key for page, key in zip(state.site_pages, state.page_keys)
+    outputs.make(paths.SITEMAP, freshness.digest([key for page, key in zip(state.site_pages, state.page_keys)
                                                   if page.in_sitemap]),
                  lambda: render.render(default_env, "sitemap.xml", {
-                     "page": pages.Page("sitemap.xml", None, "sitemap.xml", "", {}), "config": config,
+                     "page": pages.Page(paths.SITEMAP, None, "sitemap.xml", "", {}), "config": config,
                      "pages": in_sitemap}), site)
-    outputs.make("robots.txt", freshness.digest(("robots.txt", config)), lambda: render.render(
-        default_env, "robots.txt", {"page": pages.Page("robots.txt", None, "robots.txt", "", {}), "config": config}),
+    outputs.make(paths.ROBOTS, freshness.digest((paths.ROBOTS, config)), lambda: render.render(
+        default_env, "robots.txt", {"page": pages.Page(paths.ROBOTS, None, "robots.txt", "", {}), "config": config}),
         site)
 
 
@@ -351,28 +348,6 @@ def _render_page(shared: tuple, index: int) -> tuple[output.FromFile | None, lis
     return output.FromFile(str(path), owned=True), [], recorder.reads
 
 
-def _check_chart_references(articles, chart_set: chart_catalog.ChartSet) -> None:
-    """Every {{< chart ID >}} names a built chart: a left-out chart says why, a renamed one its new id,
-    an unknown one the closest id."""
-    known = chart_set.ids()
-    problems = Collector()
-    for article in articles:
-        for chart_id, line in article.charts:
-            if chart_id in known:
-                continue
-            if chart_id in chart_set.left_out:
-                problems.error(f"chart '{chart_id}' is left out of this build", article.source, line,
-                               hint=chart_set.left_out[chart_id].message)
-            elif chart_id in chart_set.aliases:
-                problems.error(f"chart '{chart_id}' is now called '{chart_set.aliases[chart_id]}'", article.source,
-                               line, hint=f"write {{{{< chart {chart_set.aliases[chart_id]} >}}}}")
-            else:
-                close = difflib.get_close_matches(chart_id, known, n=1)
-                problems.error(f"unknown chart '{chart_id}'", article.source, line,
-                               hint=f"did you mean '{close[0]}'?" if close else "known: " + ", ".join(known))
-    problems.raise_if_any()
-
-
 def _add_chart_files(outputs: freshness.Outputs, charts: list[chart_catalog.Chart], aliases: dict[str, str],
                      jobs: int) -> None:
     """Spec (JSON), static SVG and PNG (the chart page's Open Graph image) per chart and language; the plotted
@@ -386,10 +361,10 @@ def _add_chart_files(outputs: freshness.Outputs, charts: list[chart_catalog.Char
         spec = json.dumps(chart.spec, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
         rows_csv = csv_out.frame_csv(chart.rows)
         for chart_id in [chart.id, *old_ids.get(chart.id, [])]:
-            outputs.put(f"charts/{chart.lang}/{chart_id}.vl.json", spec)
-            _plan_rendering(outputs, f"charts/{chart.lang}/{chart_id}.svg", ("svg", chart.spec), renderings)
-            _plan_rendering(outputs, f"charts/{chart.lang}/{chart_id}.png", ("png", chart.spec), renderings)
-            csv_path = f"data/{chart_id}.csv"
+            outputs.put(paths.chart_spec(chart.lang, chart_id), spec)
+            _plan_rendering(outputs, paths.chart_svg(chart.lang, chart_id), ("svg", chart.spec), renderings)
+            _plan_rendering(outputs, paths.chart_png(chart.lang, chart_id), ("png", chart.spec), renderings)
+            csv_path = paths.chart_csv(chart_id)
             if csv_path not in outputs.files:
                 outputs.put(csv_path, rows_csv)
     _add_renderings(outputs, renderings, jobs)

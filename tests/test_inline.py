@@ -1,6 +1,7 @@
 """Bound figures rendered in a page's language, linked to their rows, with their provenance."""
 
 from dataclasses import dataclass
+import html
 from html.parser import HTMLParser
 
 import pytest
@@ -10,7 +11,9 @@ from site_builder.data import load_dataset
 from site_builder.errors import Collector
 from site_builder.figures import FigureContext
 from site_builder.i18n import load_language
-from site_builder.inline import BoundArticles, format_quantity, resolve_figures
+from site_builder.inline import format_quantity, resolve_figures
+from site_builder.labels import score_source_label
+from site_builder.shortcodes import BoundArticles
 
 
 @dataclass(frozen=True)
@@ -40,10 +43,6 @@ def language(code):
     return load_language(code, ROOT / "site_builder/theme/locales", ROOT)[0]
 
 
-def label(source, lang):
-    return "SOURCE:" + source[:8]
-
-
 def test_figures_render_in_each_locale_with_link_and_provenance(context):
     doc = Doc("content/nl/x.md", (Code(0, "fig", ("score", "deepseekv3_671b/CoreWeave_GB300_2048x4")),
                                   Code(1, "fig", ("efficiency", "deepseekv3_671b/CoreWeave_GB300_512x4",
@@ -59,11 +58,12 @@ def test_figures_render_in_each_locale_with_link_and_provenance(context):
     names = {"deepseekv3_671b": "DeepSeek-V3 671B"}
     page = "nl/articles/x/index.html"
     doc = Doc(doc.source, doc.shortcodes, "<p><!--sc:0--> en <!--sc:1--> van <!--sc:2--></p>")
-    out = BoundArticles(figures, {}, names, label, lambda *args: "").html(doc, nl, page)
+    out = BoundArticles({"fig": figures}, names).html(doc, nl, page)
     assert "<!--sc:" not in out
     assert 'href="../../benchmarks/deepseekv3-671b/index.html#r-v6-0-coreweave-coreweave-gb300-2048x4"' in out
     assert 'aria-describedby="fig-0"' in out and 'id="fig-0"' in out and 'role="tooltip"' in out
-    assert "SOURCE:computed" in out and "DeepSeek-V3 671B" in out
+    source = score_source_label(str(figures[(doc.source, 0)].refs[0].row["score_source"]), nl)
+    assert html.escape(source) in out and "DeepSeek-V3 671B" in out
 
     class Ids(HTMLParser):  # the output is well-formed and ids are unique
         ids: list = []
@@ -94,10 +94,10 @@ def test_every_metric_has_a_description_in_every_language():
         lang = language(code)
         for metric, spec in METRICS.items():
             quantity = Quantity(metric, 1.0, spec.unit, 0, (), "v6.0")
-            assert describe(quantity, lang, {}, label).strip(), (code, metric)
+            assert describe(quantity, lang, {}).strip(), (code, metric)
 
 
 def test_a_figure_never_wraps_between_number_and_unit():
-    from site_builder.inline import format_value
+    from site_builder.labels import format_value
 
     assert format_value(2.0206, "minutes", 4, language("vi")) == "2,0206\u00a0phút"

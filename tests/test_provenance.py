@@ -17,7 +17,7 @@ from site_builder.data import load_dataset
 from site_builder.derive import derive_all, derive_round
 from site_builder.errors import Collector, SiteError
 from site_builder.hardware import load_hardware
-from site_builder.urls import result_anchor
+from site_builder.paths import result_anchor
 from tests.conftest import HEADER, MINI_V60, ROOT, SHARED_DATA, csv_text, mini_site_files, write_files
 HARDWARE = load_hardware(ROOT / "data")
 

@@ -2,7 +2,7 @@
 page, and a link to a row of the previous round's (collapsed) table lands on a visible row."""
 
 from tests.test_browser import _open, browser, served  # noqa: F401  (fixtures shared with the browser tests)
-from site_builder.urls import result_anchor
+from site_builder.paths import result_anchor
 
 
 def test_detail_view_opens_by_keyboard_at_360_px_without_widening_the_page(browser, served):  # noqa: F811

@@ -1,4 +1,4 @@
-from site_builder.urls import result_anchor
+from site_builder.paths import result_anchor
 
 
 def test_result_anchor_is_a_stable_fragment_per_round():

@@ -22,7 +22,7 @@ import altair as alt
 import pandas as pd
 from altair.utils.schemapi import debug_mode
 
-from site_builder import cache
+from site_builder import cache, paths
 from site_builder.charts.base import (
     ChartDraft,
     ChartFactory,
@@ -82,7 +82,7 @@ class Chart:
 
     @property
     def path(self) -> str:
-        return f"{self.lang}/charts/{self.id}/index.html"
+        return paths.chart(self.lang, self.id)
 
     def __identity__(self) -> tuple:  # in a planned page's key; what a chart is made from is the site's inputs
         return ("chart", self.lang, self.id)

@@ -1,0 +1,107 @@
+"""Labels and formats in the reader's language: the names of score methods, tasks, verdicts and result
+choices, and numbers with their units. Low in the import graph, so that every layer that shows one (pages,
+findings, bound figures, claims, the templates' filters) imports it instead of being handed it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from site_builder import derive
+from site_builder.i18n import Language
+
+if TYPE_CHECKING:
+    from site_builder.figures import Quantity
+
+
+# Score methods in legend order (ids of the derived `score_method` column, see data/README.md).
+SCORE_METHODS = ("official-summarizer", "computed-from-logs", "submitter-summary", "published-by-submitter",
+                 "not-computed")
+
+
+def score_method_label(method: str, lang: Language) -> str:
+    """Short, translated name of how a score was obtained, for a table cell."""
+    _ = lang.gettext
+    return {
+        "official-summarizer": _("official result summarizer"),
+        "computed-from-logs": _("computed from the result logs"),
+        "submitter-summary": _("submitter's summary.json"),
+        "published-by-submitter": _("published by the submitter"),
+        "not-computed": _("not computed"),
+    }.get(method, _("not stated"))
+
+
+def score_method_explanation(method: str, lang: Language) -> str:
+    """What a score method means, said once in the legend under a table."""
+    _ = lang.gettext
+    return {
+        "official-summarizer": _("MLCommons' own result summarizer (mlperf-logging) was run on the complete "
+                                 "result logs."),
+        "computed-from-logs": _("Computed for this site from the start and stop times in each run's log, with the "
+                                "official rules: mean of the runs without the fastest and slowest, then the RCP "
+                                "factor."),
+        "submitter-summary": _("Copied from the summary.json the submitter committed to the results repository "
+                               "(the official summarizer's output, run by the submitter); not recomputed."),
+        "published-by-submitter": _("Taken from the submitter's own publication, with the decimals it gives; not "
+                                    "recomputed, and it may differ slightly from the final MLCommons table."),
+        "not-computed": _("No score: the result's logs have not been scored yet. The result exists and is listed, "
+                          "but it cannot be compared."),
+    }.get(method, _("The data does not say how this score was obtained."))
+
+
+def score_source_label(source: str, lang: Language) -> str:
+    """Short label for a full `score_source` text, where only that text is at hand (chart data tables)."""
+    return score_method_label(derive.score_method(source) or "", lang)
+
+
+def legend(methods, lang: Language) -> list[tuple[str, str]]:
+    """(label, explanation) for each score method present, in legend order."""
+    present = set(methods)
+    order = [m for m in SCORE_METHODS if m in present] + sorted(present - set(SCORE_METHODS))
+    return [(score_method_label(m, lang), score_method_explanation(m, lang)) for m in order]
+
+
+def task_label(task: str, lang: Language) -> str:
+    _ = lang.gettext
+    return {
+        "llm-pretraining": _("Large language model pretraining"),
+        "llm-finetuning": _("Large language model fine-tuning"),
+        "text-to-image": _("Text-to-image generation"),
+        "recommendation": _("Recommendation"),
+        "object-detection": _("Object detection"),
+        "graph-node-classification": _("Graph node classification"),
+    }.get(task, task)
+
+
+def choice_label(column: str, value: str, lang: Language) -> str:
+    """Translated name of a result's `availability` or `hosting` value."""
+    _ = lang.gettext
+    labels = {
+        "availability": {"available": _("available"), "preview": _("preview"),
+                         "rdi": _("research, development or internal")},
+        "hosting": {"cloud": _("cloud"), "on-premise": _("on-premise")},
+    }
+    return labels[column].get(value, value)
+
+
+def format_value(value: float, unit: str, decimals: int, lang: Language) -> str:
+    """A number with its unit in the reader's locale: "2,0206 min", "68,5%", "1,65×", "8.192"."""
+    _ = lang.gettext
+    if unit == "percent":
+        return lang.percent(value, decimals)
+    number = lang.number(value, decimals)
+    if unit == "minutes":  # a no-break space: the unit never wraps away from its number
+        return (_("%(value)s min") % {"value": number}).replace(" ", "\u00a0")
+    if unit == "times":
+        return _("%(value)s×") % {"value": number}
+    return number
+
+
+def format_quantity(quantity: Quantity, lang: Language) -> str:
+    return format_value(quantity.value, quantity.unit, quantity.decimals, lang)
+
+
+def verdict_label(verdict: str, lang: Language) -> str:
+    _ = lang.gettext
+    return {"confirmed": _("Confirmed"), "consistent": _("Consistent with the data"),
+            "overstated": _("Overstated"), "contradicted": _("Contradicted"),
+            "not-checkable": _("Not checkable")}[verdict]

@@ -1,0 +1,91 @@
+"""Every output path of the site, and the fragment ids that links share, in one place: a link is made with
+the same function as its target's path, so it never drifts from it. Paths are relative to the output folder,
+always files (a page is `.../index.html`), '/'-separated."""
+
+from __future__ import annotations
+
+from slugify import slugify
+
+CHOOSER = "index.html"  # the language chooser, the site's root
+NOT_FOUND = "404.html"
+SITEMAP = "sitemap.xml"
+ROBOTS = "robots.txt"
+
+
+def home(lang: str) -> str:
+    return f"{lang}/index.html"
+
+
+def articles(lang: str) -> str:
+    return f"{lang}/articles/index.html"
+
+
+def article(lang: str, slug: str) -> str:
+    return f"{lang}/articles/{slug}/index.html"
+
+
+def article_card(lang: str, slug: str) -> str:
+    """An article's Open Graph image (a text card)."""
+    return f"og/{lang}/articles/{slug}.png"
+
+
+def home_card(lang: str) -> str:
+    return f"og/{lang}/home.png"
+
+
+def charts(lang: str) -> str:
+    return f"{lang}/charts/index.html"
+
+
+def chart(lang: str, chart_id: str) -> str:
+    """A chart's permalink page (also the redirect page left at a renamed chart's old id)."""
+    return f"{lang}/charts/{chart_id}/index.html"
+
+
+def embed(lang: str, chart_id: str) -> str:
+    return f"embed/{lang}/{chart_id}.html"
+
+
+def chart_spec(lang: str, chart_id: str) -> str:
+    return f"charts/{lang}/{chart_id}.vl.json"
+
+
+def chart_svg(lang: str, chart_id: str) -> str:
+    return f"charts/{lang}/{chart_id}.svg"
+
+
+def chart_png(lang: str, chart_id: str) -> str:
+    """A chart's PNG, also its page's Open Graph image."""
+    return f"charts/{lang}/{chart_id}.png"
+
+
+def chart_csv(chart_id: str) -> str:
+    """The rows a chart plots: one file for every language."""
+    return f"data/{chart_id}.csv"
+
+
+def benchmarks(lang: str) -> str:
+    return f"{lang}/benchmarks/index.html"
+
+
+def benchmark(lang: str, benchmark_id: str) -> str:
+    return f"{lang}/benchmarks/{slugify(benchmark_id)}/index.html"
+
+
+def claims(lang: str) -> str:
+    return f"{lang}/claims/index.html"
+
+
+def feed(lang: str) -> str:
+    return f"{lang}/feed.xml"
+
+
+def asset(stem: str, digest: str, suffix: str) -> str:
+    """A theme asset, named by its content's hash so that it can be cached forever."""
+    return f"assets/{stem}.{digest}.{suffix}"
+
+
+def result_anchor(round_name: str, submitter: str, system_id: str) -> str:
+    """The fragment id of one result's row on its benchmark page: stable across builds and languages,
+    unique per round (the same system may appear in two rounds on one page)."""
+    return "r-" + slugify(f"{round_name} {submitter} {system_id}")
