@@ -86,6 +86,7 @@ STATEMENTS = ("Acme says its runs scale near-linearly.", "Acme says it scales al
 ASSERTS = (">= 90 %", ">= 50 %", "<= 80 %")
 MSGSTRS = (None, "Stukken", "Verhalen", "Artikelen")  # the project's Dutch "Articles"; None: no catalog
 MARKERS = (None, "project-own", "edited")  # a class in the project's article.html; None: the packaged one
+# Of different lengths: an edit of the same length saved within the same second is the known bug below.
 CHART_TITLES = ('_("Results per accelerator")', '"Results by accelerator type"', '"Accelerators"')
 SITE_TITLES = ("Mini report", "Mini-report", "Small report")
 NL_TITLES = ("Mini-rapport", "Klein rapport")
@@ -255,22 +256,32 @@ BREAKS = {
                                                                   "    results = inputs.current[1 / 0]\n")),
     "data": ("data/rounds/v6.0/results.csv", lambda text: text.replace(",deepseekv3_671b,", ",deepseekv3_671b,six,", 1)),
 }
+# A step: an edit (a break one time in four), built by the API or the command line, the files it changes saved
+# with their previous mtime or not (a copy or checkout that keeps mtimes, a second save within the same second).
 STEPS = st.tuples(st.one_of(EDITS, EDITS, EDITS, st.tuples(st.just("break"), st.sampled_from(sorted(BREAKS)))),
-                  st.sampled_from(("api", "cli")))
+                  st.sampled_from(("api", "cli")), st.booleans())
 
 
 # --- building and comparing -------------------------------------------------------------------------------
 
-def write_project(root: Path, files: dict[str, str]) -> None:
-    """Make `root` hold exactly `files`, writing only what differs (as an editor would)."""
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+def write_project(root: Path, files: dict[str, str], keep_mtimes: bool = False) -> None:
+    """Make `root` hold exactly `files`, writing only what differs, as an editor would (Python's __pycache__
+    of the chart modules stays); `keep_mtimes`: a changed file keeps its previous modification time."""
+    for path in project_files(root):
         if path.relative_to(root).as_posix() not in files:
             path.unlink()
     for relative, text in files.items():
         path = root / relative
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            before = path.stat() if keep_mtimes and path.is_file() else None
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
+            if before is not None:
+                os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+def project_files(root: Path) -> list[Path]:
+    return sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -279,14 +290,15 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 def inputs_hash(root: Path) -> str:
     digest = hashlib.sha256()
-    for relative, data in snapshot(root).items():
-        digest.update(relative.encode() + b"\0" + hashlib.sha256(data).digest())
+    for path in project_files(root):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
 
 
 class ColdBuilds:
-    """Cold builds in a new process, each into a new folder with a new, empty cache. The output is a function
-    of the inputs, so one cold build per distinct project state serves every sequence that reaches it."""
+    """Cold builds in a new process, of a copy of the project (without __pycache__), into a new folder with a
+    new, empty cache. The output is a function of the inputs, so one cold build per project state serves every
+    sequence that reaches it."""
 
     def __init__(self, folder: Path):
         self.folder, self.done = folder, {}
@@ -295,19 +307,22 @@ class ColdBuilds:
         key = inputs_hash(root)
         if key in self.done:
             return key, None
-        out, cache = self.folder / key[:16], self.folder / f"{key[:16]}-cache"
-        shutil.rmtree(out, ignore_errors=True)
+        out, cache, copy = (self.folder / f"{key[:16]}{suffix}" for suffix in ("", "-cache", "-project"))
+        for folder in (out, cache, copy):
+            shutil.rmtree(folder, ignore_errors=True)
+        shutil.copytree(root, copy, ignore=shutil.ignore_patterns("__pycache__"))
         env = {**os.environ, "SITE_BUILDER_CACHE": str(cache), "SOURCE_DATE_EPOCH": EPOCH,
                "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
         env.pop("SITE_BUILDER_CACHE_MAX_MB", None)
-        command = [sys.executable, "-m", "site_builder", "build", "--root", str(root), "--out", str(out), "--jobs", "1"]
+        command = [sys.executable, "-m", "site_builder", "build", "--root", str(copy), "--out", str(out), "--jobs", "1"]
         return key, subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     def finish(self, key: str, process) -> tuple[Path, dict[str, bytes]]:
         if process is not None:
             stdout, stderr = process.communicate(timeout=600)
             assert process.returncode == 0, f"the cold build failed:\n{stderr}"
-            shutil.rmtree(self.folder / f"{key[:16]}-cache", ignore_errors=True)
+            for suffix in ("-cache", "-project"):
+                shutil.rmtree(self.folder / f"{key[:16]}{suffix}", ignore_errors=True)
             out = self.folder / key[:16]
             self.done[key] = (out, snapshot(out))
         return self.done[key]
@@ -341,7 +356,8 @@ def differences(incremental: dict[str, bytes], cold: dict[str, bytes]) -> list[s
 
 
 def check_sequence(root: Path, work: Path, colds: ColdBuilds, steps) -> None:
-    """Build the initial project, then apply each (edit, via) step: after each, incremental == cold."""
+    """Build the initial project, then apply each (edit, via, keep_mtimes) step: after each, incremental ==
+    cold."""
     project = Project()
     write_project(root, project.files())
     out = Path(tempfile.mkdtemp(prefix="incremental-", dir=work))
@@ -357,8 +373,8 @@ def check_sequence(root: Path, work: Path, colds: ColdBuilds, steps) -> None:
                            + f"\n(incremental: {out}, cold: {cold_out})\n" + "\n".join(found))
 
     compare("api")
-    for edit, via in steps:
-        done.append(f"{edit!r} built by {via}")
+    for edit, via, keep_mtimes in steps:
+        done.append(f"{edit!r} built by {via}" + (", saved with the previous mtime" if keep_mtimes else ""))
         if edit[0] == "break":
             before = snapshot(out)
             relative, broken = BREAKS[edit[1]]
@@ -372,22 +388,30 @@ def check_sequence(root: Path, work: Path, colds: ColdBuilds, steps) -> None:
             write_project(root, project.files())  # the break undone: the same project as before it
         else:
             project = apply(project, edit)
-            write_project(root, project.files())
+            write_project(root, project.files(), keep_mtimes)
         compare(via)
 
 
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory):
+    """The incremental builds' cache, shared by every test and example here (a user's cache outlives a project
+    state), and the cold builds, one per project state."""
+    from site_builder import assets
+
+    cache = tmp_path_factory.mktemp("incremental") / "cache"
+    if assets.cache_dir().is_dir():  # the run's cache: a build from nothing is slow
+        shutil.copytree(assets.cache_dir(), cache, ignore=shutil.ignore_patterns("*.tmp"))
+    return cache, ColdBuilds(tmp_path_factory.mktemp("cold"))
+
+
 @pytest.fixture
-def property_env(warm_cache, monkeypatch, tmp_path_factory):
-    """The incremental builds' cache (warm, shared by every example: a user's cache outlives a project state),
-    a fixed date, and the cold builds shared by the tests of this module."""
+def property_env(shared, monkeypatch):
+    cache, colds = shared
+    monkeypatch.setenv("SITE_BUILDER_CACHE", str(cache))
+    monkeypatch.delenv("SITE_BUILDER_CACHE_MAX_MB", raising=False)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
-    global _COLDS
-    if _COLDS is None:
-        _COLDS = ColdBuilds(tmp_path_factory.mktemp("cold"))
-    return _COLDS
-
-
-_COLDS: ColdBuilds | None = None
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)  # as a user's Python: chart modules get a __pycache__
+    return colds
 
 
 @settings(max_examples=10, deadline=None, derandomize=True, database=None,
@@ -402,20 +426,35 @@ def test_any_sequence_of_edits_builds_incrementally_what_a_cold_build_makes(prop
 
 # --- the trickiest kinds, deterministically ----------------------------------------------------------------
 
-REGRESSIONS = {
-    "template edited": [(("marker", "edited"), "api")],
-    "template removed, then back": [(("marker", None), "cli"), (("marker", "project-own"), "api")],
-    "catalog edited": [(("msgstr", "Verhalen"), "api")],
-    "catalog removed": [(("msgstr", None), "cli")],
-    "project chart edited": [(("chart_title", CHART_TITLES[1]), "api")],
-    "data row, then reverted": [(("score", "a2048", "5.5"), "api"), (("revert", 0), "api")],
-    "article body, then reverted": [(("body", "content/en/hello.md", 1), "cli"), (("revert", 0), "cli")],
-    "site.toml base_url and title": [(("base_url", BASE_URLS[2]), "api"), (("nl_title", NL_TITLES[1]), "cli")],
-    "broken template, then a catalog edit": [(("break", "template"), "api"), (("msgstr", "Stukken"), "cli")],
-}
+STALE_BYTECODE = (
+    "known bug: a project chart module edited without a change of size, saved within the same second as the "
+    "source its __pycache__ was compiled from (or with its mtime kept), is run from the stale bytecode "
+    "(importlib checks a .pyc by the source's size and mtime in whole seconds): the charts, their files and pages "
+    "keep the old chart although the module's bytes changed")
 
 
-@pytest.mark.parametrize("steps", list(REGRESSIONS.values()), ids=[name.replace(", ", "-").replace(" ", "-") for name in REGRESSIONS])
+def case(name: str, *steps, marks=()):
+    return pytest.param([step if len(step) == 3 else (*step, False) for step in steps], id=name, marks=marks)
+
+
+REGRESSIONS = [
+    case("template-edited", (("marker", "edited"), "api")),
+    case("template-edited-mtime-kept", (("marker", "edited"), "cli", True)),
+    case("template-removed-then-back", (("marker", None), "cli"), (("marker", "project-own"), "api")),
+    case("catalog-edited", (("msgstr", "Verhalen"), "api")),
+    case("catalog-removed", (("msgstr", None), "cli")),
+    case("project-chart-edited", (("chart_title", CHART_TITLES[1]), "api")),
+    case("project-chart-edited-then-reverted", (("chart_title", CHART_TITLES[2]), "cli"), (("revert", 0), "api")),
+    case("project-chart-edited-same-size-mtime-kept", (("chart_title", '"Counts of results per chip"'), "api", True),
+         marks=pytest.mark.xfail(strict=True, reason=STALE_BYTECODE)),
+    case("data-row-then-reverted", (("score", "a2048", "5.5"), "api"), (("revert", 0), "api")),
+    case("article-body-then-reverted", (("body", "content/en/hello.md", 1), "cli"), (("revert", 0), "cli")),
+    case("site-toml-base-url-and-title", (("base_url", BASE_URLS[2]), "api"), (("nl_title", NL_TITLES[1]), "cli")),
+    case("broken-template-then-a-catalog-edit", (("break", "template"), "api"), (("msgstr", "Stukken"), "cli")),
+]
+
+
+@pytest.mark.parametrize("steps", REGRESSIONS)
 def test_an_incremental_build_after_these_edits_is_a_cold_build(property_env, tmp_path, steps):
     root = tmp_path / "project"
     root.mkdir()
