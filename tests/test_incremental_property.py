@@ -30,7 +30,7 @@ from site_builder.errors import SiteError
 from tests.conftest import MINI_V60, ROOT, csv_text, mini_site_files
 
 pytestmark = pytest.mark.slow
-EPOCH = "1781000000"  # the "updated" date of every build
+EPOCH = "1781000000"  # the "updated" date (without it, the newest article's date)
 
 # --- the project, as a model that renders to files --------------------------------------------------------
 
@@ -86,8 +86,11 @@ STATEMENTS = ("Acme says its runs scale near-linearly.", "Acme says it scales al
 ASSERTS = (">= 90 %", ">= 50 %", "<= 80 %")
 MSGSTRS = (None, "Stukken", "Verhalen", "Artikelen")  # the project's Dutch "Articles"; None: no catalog
 MARKERS = (None, "project-own", "edited")  # a class in the project's article.html; None: the packaged one
+SCRIPTS = (None, "/* the project's own script */", "/* edited */")  # templates/assets/site.js; None: the packaged
+DISPLAY_NAMES = (None, "Acme Corp", "ACME")  # Acme's name in data/display_names.csv; None: no such file
 # Of different lengths: an edit of the same length saved within the same second is the known bug below.
 CHART_TITLES = ('_("Results per accelerator")', '"Results by accelerator type"', '"Accelerators"')
+SAME_SIZE_TITLE = '"Counts of results per chip"'  # as long as the first
 SITE_TITLES = ("Mini report", "Mini-report", "Small report")
 NL_TITLES = ("Mini-rapport", "Klein rapport")
 BASE_URLS = ("https://example.org/mini/", "https://example.org/other/", "https://reports.example.net/")
@@ -103,6 +106,8 @@ class Project:
     asserts: str = ASSERTS[0]
     msgstr: str | None = MSGSTRS[1]
     marker: str | None = MARKERS[1]
+    script: str | None = SCRIPTS[0]
+    display_name: str | None = DISPLAY_NAMES[0]
     chart_title: str = CHART_TITLES[0]
     site_title: str = SITE_TITLES[0]
     nl_title: str = NL_TITLES[0]
@@ -122,6 +127,11 @@ class Project:
             packaged = (ROOT / "site_builder/theme/templates/article.html").read_text(encoding="utf-8")
             files["templates/article.html"] = packaged.replace('<article class="article">',
                                                                f'<article class="article {self.marker}">')
+        if self.script is not None:
+            files["templates/assets/site.js"] = self.script + "\n"
+        if self.display_name is not None:
+            files["data/display_names.csv"] = (f"kind,id,display_name,note\nsubmitter,Acme,{self.display_name},\n"
+                                               "submitter,Beta,Beta,\n")
         files.update((path, article.text()) for path, article in self.articles)
         return files
 
@@ -187,61 +197,69 @@ def results_csv(scores: dict[str, str], extra_rows: tuple[str, ...]) -> str:
 
 # --- edits: each a small valid change to one kind of input ------------------------------------------------
 
-def apply(project: Project, edit: tuple) -> Project:
-    """The project after `edit`, a tuple naming the change and its values (as printed in a failure)."""
+FIELDS = {"benchmark_name": BENCHMARK_NAMES, "statement": STATEMENTS, "asserts": ASSERTS, "msgstr": MSGSTRS,
+          "marker": MARKERS, "script": SCRIPTS, "display_name": DISPLAY_NAMES, "chart_title": CHART_TITLES,
+          "site_title": SITE_TITLES, "nl_title": NL_TITLES, "base_url": BASE_URLS}
+ARTICLE_FIELDS = {"body": range(len(BODIES)), "title": TITLES, "date": DATES, "summary": SUMMARIES}
+
+
+def other(values, current, choice: int):
+    """values[choice], or the next one when that is `current`: every edit changes something."""
+    value = values[choice % len(values)]
+    return values[(choice + 1) % len(values)] if value == current else value
+
+
+def apply(project: Project, edit: tuple) -> tuple[Project, str]:
+    """The project after `edit` (a tuple: what changes, and indexes choosing where and to what), and what
+    changed, said in words for a failure's message."""
     kind, *values = edit
     articles = dict(project.articles)
     if kind == "revert":  # back to an earlier state: A -> B -> A
         if not project.history:
-            return project
+            return project, "nothing to revert"
         earlier = project.history[values[0] % len(project.history)]
-        return replace(earlier, history=project.history + (project,))
-    if kind in ("body", "title", "date", "draft", "summary"):
-        path, value = values
-        if path not in articles:
-            return project
-        articles[path] = replace(articles[path], **{kind: value})
-        changed = {"articles": tuple(sorted(articles.items()))}
-    elif kind == "toggle article":
+        return replace(earlier, history=project.history + (project,)), f"back to state {project.history.index(earlier)}"
+    if kind in (*ARTICLE_FIELDS, "draft"):
+        if not articles:
+            return project, "no article to edit"
+        path = sorted(articles)[values[0] % len(articles)]
+        old = getattr(articles[path], kind)
+        new = not old if kind == "draft" else other(ARTICLE_FIELDS[kind], old, values[1])
+        articles[path] = replace(articles[path], **{kind: new})
+        changed, said = {"articles": tuple(sorted(articles.items()))}, f"{path}: {kind} {old!r} -> {new!r}"
+    elif kind == "article":  # added or removed
         path = values[0]
-        if path in articles:
-            del articles[path]
-        else:
+        said = f"{path} {'removed' if path in articles else 'added'}"
+        if articles.pop(path, None) is None:
             articles[path] = ARTICLES[path]
         changed = {"articles": tuple(sorted(articles.items()))}
     elif kind == "score":
-        system, score = values
-        changed = {"scores": tuple((name, score if name == system else old) for name, old in project.scores)}
-    elif kind == "add row":
-        changed = {"extra_rows": tuple(sorted(set(project.extra_rows) | {values[0]}))}
-    else:  # a field of the project: benchmark_name, statement, asserts, msgstr, marker, chart_title, site_title...
-        changed = {kind: values[0]}
-    return replace(project, **changed, history=project.history + (project,))
+        system, old = values[0], dict(project.scores)[values[0]]
+        new = other(SCORES, old, values[1])
+        changed = {"scores": tuple((name, new if name == system else score) for name, score in project.scores)}
+        said = f"the score of {system}: {old} -> {new}"
+    elif kind == "row":  # added or removed
+        row = values[0]
+        said = f"result {row} {'removed' if row in project.extra_rows else 'added'}"
+        changed = {"extra_rows": tuple(sorted(set(project.extra_rows) ^ {row}))}
+    elif kind == "set":  # a given value (the regression cases)
+        changed, said = {values[0]: values[1]}, f"{values[0]}: {getattr(project, values[0])!r} -> {values[1]!r}"
+    else:  # a field of the project
+        old = getattr(project, kind)
+        changed = {kind: other(FIELDS[kind], old, values[0])}
+        said = f"{kind}: {old!r} -> {changed[kind]!r}"
+    return replace(project, **changed, history=project.history + (project,)), said
 
 
-def _article_edit(kind, values):
-    return st.tuples(st.just(kind), st.sampled_from(sorted(ARTICLES)), st.sampled_from(values))
-
-
+CHOICE = st.integers(0, 3)
 EDITS = st.one_of(
-    _article_edit("body", range(len(BODIES))),
-    _article_edit("title", TITLES),
-    _article_edit("date", DATES),
-    _article_edit("draft", (True, False)),
-    _article_edit("summary", SUMMARIES),
-    st.tuples(st.just("toggle article"), st.sampled_from(sorted(ARTICLES))),
-    st.tuples(st.just("score"), st.sampled_from(SCORED), st.sampled_from(SCORES)),
-    st.tuples(st.just("add row"), st.sampled_from(sorted(EXTRA_ROWS))),
-    st.tuples(st.just("benchmark_name"), st.sampled_from(BENCHMARK_NAMES)),
-    st.tuples(st.just("statement"), st.sampled_from(STATEMENTS)),
-    st.tuples(st.just("asserts"), st.sampled_from(ASSERTS)),
-    st.tuples(st.just("msgstr"), st.sampled_from(MSGSTRS)),
-    st.tuples(st.just("marker"), st.sampled_from(MARKERS)),
-    st.tuples(st.just("chart_title"), st.sampled_from(CHART_TITLES)),
-    st.tuples(st.just("site_title"), st.sampled_from(SITE_TITLES)),
-    st.tuples(st.just("nl_title"), st.sampled_from(NL_TITLES)),
-    st.tuples(st.just("base_url"), st.sampled_from(BASE_URLS)),
-    st.tuples(st.just("revert"), st.integers(0, 3)),
+    *(st.tuples(st.just(kind), CHOICE, CHOICE) for kind in ARTICLE_FIELDS),
+    st.tuples(st.just("draft"), CHOICE),
+    st.tuples(st.just("article"), st.sampled_from(sorted(ARTICLES))),
+    st.tuples(st.just("score"), st.sampled_from(SCORED), st.integers(0, len(SCORES) - 1)),
+    st.tuples(st.just("row"), st.sampled_from(sorted(EXTRA_ROWS))),
+    *(st.tuples(st.just(kind), CHOICE) for kind in FIELDS),
+    st.tuples(st.just("revert"), CHOICE),
 )
 
 # Broken inputs: the build fails, the site stays as it was; the step then undoes the break.
@@ -254,12 +272,13 @@ BREAKS = {
     "site.toml": ("site.toml", lambda text: text + "\n[title\n"),
     "chart": ("charts/accelerators.py", lambda text: text.replace("    results = inputs.current\n",
                                                                   "    results = inputs.current[1 / 0]\n")),
-    "data": ("data/rounds/v6.0/results.csv", lambda text: text.replace(",deepseekv3_671b,", ",deepseekv3_671b,six,", 1)),
+    "data": ("data/rounds/v6.0/results.csv", lambda text: text.replace(",deepseekv3_671b,", ",deepseekv3_671b,x,", 1)),
 }
 # A step: an edit (a break one time in four), built by the API or the command line, the files it changes saved
 # with their previous mtime or not (a copy or checkout that keeps mtimes, a second save within the same second).
-STEPS = st.tuples(st.one_of(EDITS, EDITS, EDITS, st.tuples(st.just("break"), st.sampled_from(sorted(BREAKS)))),
-                  st.sampled_from(("api", "cli")), st.booleans())
+BREAK = st.tuples(st.just("break"), st.sampled_from(sorted(BREAKS)))
+STEPS = st.tuples(st.integers(0, 3).flatmap(lambda n: BREAK if n == 0 else EDITS), st.sampled_from(("api", "cli")),
+                  st.booleans())
 
 
 # --- building and comparing -------------------------------------------------------------------------------
@@ -304,14 +323,14 @@ class ColdBuilds:
         self.folder, self.done = folder, {}
 
     def start(self, root: Path):
-        key = inputs_hash(root)
+        key = hashlib.sha256((inputs_hash(root) + os.environ.get("SOURCE_DATE_EPOCH", "-")).encode()).hexdigest()
         if key in self.done:
             return key, None
         out, cache, copy = (self.folder / f"{key[:16]}{suffix}" for suffix in ("", "-cache", "-project"))
         for folder in (out, cache, copy):
             shutil.rmtree(folder, ignore_errors=True)
         shutil.copytree(root, copy, ignore=shutil.ignore_patterns("__pycache__"))
-        env = {**os.environ, "SITE_BUILDER_CACHE": str(cache), "SOURCE_DATE_EPOCH": EPOCH,
+        env = {**os.environ, "SITE_BUILDER_CACHE": str(cache),
                "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
         env.pop("SITE_BUILDER_CACHE_MAX_MB", None)
         command = [sys.executable, "-m", "site_builder", "build", "--root", str(copy), "--out", str(out), "--jobs", "1"]
@@ -361,16 +380,21 @@ def check_sequence(root: Path, work: Path, colds: ColdBuilds, steps) -> None:
     project = Project()
     write_project(root, project.files())
     out = Path(tempfile.mkdtemp(prefix="incremental-", dir=work))
-    done: list[str] = ["initial build"]
+    done = ["initial build" + ("" if os.environ.get("SOURCE_DATE_EPOCH") else " (SOURCE_DATE_EPOCH unset)")]
+
+    def steps_done() -> str:
+        return "\n  " + "\n  ".join(done) + "\n"
 
     def compare(via: str) -> None:
-        key, process = colds.start(root)
-        problems = build(root, out, via)
-        cold_out, cold = colds.finish(key, process)
-        assert problems is None, f"the incremental build failed after {done}:\n{problems}"
+        key, process = colds.start(root)  # the cold build runs while the incremental one does
+        try:
+            problems = build(root, out, via)
+        finally:
+            cold_out, cold = colds.finish(key, process)
+        assert problems is None, f"the incremental build failed after the steps{steps_done()}{problems}"
         found = differences(snapshot(out), cold)
-        assert not found, ("the incremental build differs from a cold one after the edits\n  " + "\n  ".join(done)
-                           + f"\n(incremental: {out}, cold: {cold_out})\n" + "\n".join(found))
+        assert not found, (f"the incremental build differs from a cold one after the steps{steps_done()}"
+                           f"(incremental: {out}, cold: {cold_out})\n" + "\n".join(found))
 
     compare("api")
     for edit, via, keep_mtimes in steps:
@@ -383,11 +407,12 @@ def check_sequence(root: Path, work: Path, colds: ColdBuilds, steps) -> None:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(broken(text), encoding="utf-8")
             problems = build(root, out, via)
-            assert problems is not None, f"a build of a broken input worked after {done}"
-            assert snapshot(out) == before, f"a failed build changed the site after {done}"
+            assert problems is not None, f"a build of a broken input worked, after the steps{steps_done()}"
+            assert snapshot(out) == before, f"a failed build changed the site, after the steps{steps_done()}"
             write_project(root, project.files())  # the break undone: the same project as before it
         else:
-            project = apply(project, edit)
+            project, said = apply(project, edit)
+            done[-1] += f" ({said})"
             write_project(root, project.files(), keep_mtimes)
         compare(via)
 
@@ -414,14 +439,19 @@ def property_env(shared, monkeypatch):
     return colds
 
 
-@settings(max_examples=10, deadline=None, derandomize=True, database=None,
+# 10 examples take about 5 minutes; INCREMENTAL_EXAMPLES=100 searches further (the same first 10, then more).
+@settings(max_examples=int(os.environ.get("INCREMENTAL_EXAMPLES", "10")), deadline=None, derandomize=True,
+          database=None,  # nothing written under the working folder
           phases=(Phase.explicit, Phase.generate),  # no shrinking: each step is seconds; the message has the steps
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(steps=st.lists(STEPS, min_size=1, max_size=4))
-def test_any_sequence_of_edits_builds_incrementally_what_a_cold_build_makes(property_env, tmp_path, steps):
+@given(steps=st.lists(STEPS, min_size=1, max_size=4), dated=st.booleans())
+def test_any_sequence_of_edits_builds_incrementally_what_a_cold_build_makes(property_env, tmp_path, steps, dated):
     root = tmp_path / "project"  # one folder for every example: the cold builds are shared by state
     root.mkdir(exist_ok=True)
-    check_sequence(root, tmp_path, property_env, steps)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        if not dated:  # the "updated" date is the newest article's
+            monkeypatch.delenv("SOURCE_DATE_EPOCH")
+        check_sequence(root, tmp_path, property_env, steps)
 
 
 # --- the trickiest kinds, deterministically ----------------------------------------------------------------
@@ -438,19 +468,23 @@ def case(name: str, *steps, marks=()):
 
 
 REGRESSIONS = [
-    case("template-edited", (("marker", "edited"), "api")),
-    case("template-edited-mtime-kept", (("marker", "edited"), "cli", True)),
-    case("template-removed-then-back", (("marker", None), "cli"), (("marker", "project-own"), "api")),
-    case("catalog-edited", (("msgstr", "Verhalen"), "api")),
-    case("catalog-removed", (("msgstr", None), "cli")),
-    case("project-chart-edited", (("chart_title", CHART_TITLES[1]), "api")),
-    case("project-chart-edited-then-reverted", (("chart_title", CHART_TITLES[2]), "cli"), (("revert", 0), "api")),
-    case("project-chart-edited-same-size-mtime-kept", (("chart_title", '"Counts of results per chip"'), "api", True),
+    case("template-edited", (("marker", 2), "api")),
+    case("template-edited-mtime-kept", (("marker", 2), "cli", True)),
+    case("template-removed-then-back", (("marker", 0), "cli"), (("marker", 1), "api")),
+    case("theme-asset-overridden", (("script", 1), "api")),
+    case("catalog-edited", (("msgstr", 2), "api")),
+    case("catalog-removed", (("msgstr", 0), "cli")),
+    case("project-chart-edited", (("chart_title", 1), "api")),
+    case("project-chart-edited-then-reverted", (("chart_title", 2), "cli"), (("revert", 0), "api")),
+    # Once fixed: remove the mark, and put SAME_SIZE_TITLE in CHART_TITLES for the property test.
+    case("project-chart-edited-same-size-mtime-kept", (("set", "chart_title", SAME_SIZE_TITLE), "api", True),
          marks=pytest.mark.xfail(strict=True, reason=STALE_BYTECODE)),
-    case("data-row-then-reverted", (("score", "a2048", "5.5"), "api"), (("revert", 0), "api")),
-    case("article-body-then-reverted", (("body", "content/en/hello.md", 1), "cli"), (("revert", 0), "cli")),
-    case("site-toml-base-url-and-title", (("base_url", BASE_URLS[2]), "api"), (("nl_title", NL_TITLES[1]), "cli")),
-    case("broken-template-then-a-catalog-edit", (("break", "template"), "api"), (("msgstr", "Stukken"), "cli")),
+    case("data-row-then-reverted", (("score", "a2048", 3), "api"), (("revert", 0), "api")),
+    case("article-body-then-reverted", (("body", 0, 1), "cli"), (("revert", 0), "cli")),
+    case("translation-added-then-drafted", (("article", "content/en/only.md"), "api"), (("draft", 1), "cli")),
+    case("site-toml-base-url-and-title", (("base_url", 2), "api"), (("nl_title", 1), "cli")),
+    case("broken-template-then-a-catalog-edit", (("break", "template"), "api"), (("msgstr", 2), "cli")),
+    case("every-break", *((("break", name), via) for name in sorted(BREAKS) for via in ("api", "cli"))),
 ]
 
 
