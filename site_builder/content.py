@@ -455,8 +455,3 @@ def listing_record(article: Article) -> tuple:
     """What other pages show of an article (lists, translation links, feeds' entry heads): everything but its body."""
     return (article.lang, article.key, article.slug, article.title, article.date.isoformat(), article.summary,
             article.authors, article.tags, article.draft, article.translation_of, article.source_hash, article.source)
-
-
-def translations_of(article: Article, articles: list[Article]) -> list[Article]:
-    """The same article in the other languages (same key)."""
-    return [other for other in articles if other.key == article.key and other.lang != article.lang]

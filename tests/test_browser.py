@@ -277,16 +277,7 @@ def check_pages(context, root: str, paths: list[str], axe: str | None) -> dict[s
     return found
 
 
-def only_article_cell_styles(found: dict[str, list[str]]) -> bool:
-    """The one known gap: content.py keeps style= on Markdown table cells, which the policy blocks."""
-    return all("/articles/" in path and all(p.startswith("CSP style-src-attr") or "Applying inline style" in p
-                                            for p in problems) for path, problems in found.items())
-
-
 def assert_clean(found: dict[str, list[str]]) -> None:
-    if found and only_article_cell_styles(found):
-        pytest.xfail("content.py keeps style= on table cells (Markdown alignment), blocked by the policy: "
-                     + ", ".join(sorted(found)))
     assert found == {}, "\n".join(f"{path}:\n  " + "\n  ".join(problems) for path, problems in found.items())
 
 

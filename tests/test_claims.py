@@ -11,7 +11,7 @@ import pytest
 
 from conftest import ROOT, write_files
 from site_builder.build import build_site
-from site_builder.claims import (Bound, check_outcome, combine, evaluate_claims, find_claim, parse_bound,
+from site_builder.claims import (Bound, check_outcome, combine, evaluate_claims, parse_bound,
                                  render_claim_inline)
 from site_builder.config import load_config
 from site_builder.data import load_dataset
@@ -313,15 +313,6 @@ def test_inline_verdict_links_to_the_claim_relative_to_the_article(shipped):
     assert "Overdreven</a>" in html and 'class="claim-verdict verdict-overstated"' in html
     assert '<span class="visually-hidden">Oordeel: </span>' in html
     assert "bijna-lineaire schaling" in html  # the statement, in the page's language, as the link's title
-
-
-def test_an_unknown_claim_id_is_an_error_at_the_citation_with_candidates(shipped):
-    with pytest.raises(SiteError) as caught:
-        find_claim(tuple(shipped.values()), "coreweave-deepseek-near-linear", "content/en/a.md", 12, 5)
-    [problem] = caught.value.problems
-    assert str(problem).startswith("content/en/a.md:12:5: error: unknown claim 'coreweave-deepseek-near-linear'")
-    assert "coreweave-deepseek-near-linear-scaling" in problem.hint
-    assert find_claim(tuple(shipped.values()), "round-13-accelerators").verdict == "confirmed"
 
 
 @pytest.mark.parametrize("text", ["= " + "1" * 5000, "= 1." + "5" * 5000, "= ٣", "= ³ minutes"])

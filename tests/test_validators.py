@@ -182,13 +182,7 @@ def test_pages_have_no_inline_script_or_style(shipped_site):
     """What the policy would block: executable inline scripts, <style>, style and event-handler attributes."""
     offenders = {page.relative_to(shipped_site).as_posix(): sorted(set(scan(page).inline))
                  for page in html_pages(shipped_site)}
-    offenders = {page: found for page, found in offenders.items() if found}
-    from_articles = {page: found for page, found in offenders.items()
-                     if "/articles/" in page and set(found) <= {"<td style>", "<th style>"}}
-    assert {page: found for page, found in offenders.items() if page not in from_articles} == {}
-    if from_articles:
-        pytest.xfail("content.py's sanitizer keeps style= on table cells (Markdown column alignment), which the "
-                     f"policy blocks; issue 8 moves alignment to classes: {sorted(from_articles)}")
+    assert {page: found for page, found in offenders.items() if found} == {}
 
 
 def test_the_inline_scan_finds_what_the_policy_blocks():
