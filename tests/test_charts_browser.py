@@ -79,7 +79,7 @@ def _page(browser, width, scheme="light"):  # noqa: F811
 
 def _measure(page, url):
     page.goto(url)
-    wait_until(page, DRAWN, timeout=15)
+    wait_until(page, DRAWN)
     return page.evaluate(MEASURE)
 
 

@@ -57,7 +57,7 @@ def _opener(browser, site: Path, width: int):  # noqa: F811
     def go(path: str):
         page.errors.clear()
         page.goto((site / path).as_uri())
-        wait_until(page, ALL_CHARTS_DRAWN, timeout=20)
+        wait_until(page, ALL_CHARTS_DRAWN)
         return page
 
     return context, go

@@ -83,7 +83,7 @@ def open_page(browser):  # noqa: F811
         page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
         page.goto((site / path).as_uri())
         if context_options.get("java_script_enabled", True):
-            wait_until(page, ALL_CHARTS_DRAWN, timeout=20)
+            wait_until(page, ALL_CHARTS_DRAWN)
         pages.append(context)
         return page
 

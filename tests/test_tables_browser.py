@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from site_builder.config import load_config
-from tests.conftest import ROOT
+from tests.conftest import PATIENCE, ROOT
 from tests.site_checks import validator_file
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -248,7 +248,7 @@ def test_article_tables_scroll_in_a_focusable_box_with_a_shadow_cue(browser, ser
                 scrolled += 1
                 box.focus()
                 page.keyboard.press("ArrowRight")
-                deadline = time.monotonic() + 10  # polled here: wait_for_function would need eval, which CSP blocks
+                deadline = time.monotonic() + PATIENCE  # polled here: wait_for_function would need eval, which CSP blocks
                 while not box.evaluate("b => b.scrollLeft > 0"):
                     assert time.monotonic() < deadline
                     page.wait_for_timeout(100)

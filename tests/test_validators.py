@@ -7,6 +7,7 @@ SITE_BUILDER_REQUIRE_VALIDATORS=1 (set by .ci/run) makes them fail instead.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import xml.etree.ElementTree as ET
@@ -29,8 +30,9 @@ def run_vnu(*targets: Path) -> list[str]:
     """Errors of the Nu Html Checker over the HTML, CSS and SVG files of files and folders, one line each
     (`"file:...":l.c-l.c: error: ...`)."""
     jar = validator_file("vnu-jar/build/dist/vnu.jar")
-    done = subprocess.run([java(), "-jar", str(jar), "--errors-only", "--skip-non-html", "--also-check-css",
-                           "--also-check-svg", *map(str, targets)],
+    # java takes its home folder from the password file, not $HOME: the run's temporary one (conftest)
+    done = subprocess.run([java(), f"-Duser.home={os.environ['HOME']}", "-jar", str(jar), "--errors-only",
+                           "--skip-non-html", "--also-check-css", "--also-check-svg", *map(str, targets)],
                           capture_output=True, text=True, timeout=600)
     lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
     if done.returncode not in (0, 1) or (done.returncode == 1 and not lines):
