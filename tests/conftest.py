@@ -62,6 +62,14 @@ def isolated_home(pytestconfig) -> Path:
     assert os.environ["HOME"] == str(folder / "home"), "a test changed $HOME without monkeypatch"
 
 
+def pytest_collection_modifyitems(config, items):
+    """The fast tier (`-m "not slow"`) leaves out, besides what is marked `slow` where it is written, every test
+    of the benchmark harness and every test that reads the shipped site (one cold build of the whole report)."""
+    for item in items:
+        if item.get_closest_marker("benchmark") or "shipped_site" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_addoption(parser):
     parser.addoption("--update-golden", action="store_true",
                      help="rewrite tests/golden/expected from a fresh build of tests/golden/site")

@@ -7,6 +7,8 @@ import shutil
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
 
 
@@ -16,6 +18,7 @@ def _readme_example() -> str:
     return re.search(r"```python\n(.*?)```", section, re.S).group(1)
 
 
+@pytest.mark.slow
 def test_the_readme_example_builds_and_reports(mini_site, tmp_path, monkeypatch, capsys):
     shutil.copytree(mini_site, tmp_path / "work/my-report")
     monkeypatch.chdir(tmp_path / "work")

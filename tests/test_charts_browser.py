@@ -9,6 +9,8 @@ import pytest
 from tests.site_checks import wait_until
 from tests.test_browser import browser, is_redirect, served  # noqa: F401 - module-scoped fixtures, reused
 
+pytestmark = pytest.mark.slow  # a real browser
+
 WIDTHS = (320, 360, 1280)
 LANGUAGES = ("en", "nl", "it", "vi")
 

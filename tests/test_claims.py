@@ -114,6 +114,7 @@ def test_registry_errors_name_their_line(mini_site, text, expected):
     assert any(p.startswith(expected) for p in problems), problems
 
 
+@pytest.mark.slow
 def test_a_missing_language_shows_the_default_text_marked_with_one_warning_per_file(mini_site, tmp_path):
     untranslated = GOOD_CLAIM.replace('    nl: "Acme zegt dat het bijna lineair schaalt."\n', "").replace(
         '    nl: "Bijna lineair: minstens 90 % efficiëntie."\n', "") + """
@@ -290,6 +291,7 @@ def test_claims_page_in_every_language(shipped_site, code, overstated, efficienc
     assert "claims/index.html" in _parse(shipped_site / code / "index.html").links
 
 
+@pytest.mark.slow
 def test_mini_site_with_a_registry_builds_its_claims_page(mini_site):
     _registry(mini_site, GOOD_CLAIM)
     build_site(mini_site, mini_site / "_site")
@@ -300,6 +302,7 @@ def test_mini_site_with_a_registry_builds_its_claims_page(mini_site):
     assert re.search(r"82,0\s?%", claim)
 
 
+@pytest.mark.slow
 def test_a_site_without_registry_says_it_has_no_claims(mini_site):
     build_site(mini_site, mini_site / "_site")
     assert "No claims are recorded" in (mini_site / "_site" / "en" / "claims" / "index.html").read_text()

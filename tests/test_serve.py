@@ -56,7 +56,7 @@ def serving(root: Path, log: list[str] | None = None):
         yield urls[0]
     finally:
         stop.set()
-        thread.join(30)
+        thread.join(PATIENCE)
         assert not thread.is_alive(), "serve did not stop"
     if failure:
         raise failure[0]
@@ -130,6 +130,7 @@ def test_inject_script_goes_before_the_last_body_end_tag():
     assert inject_script(b"<p>fragment", 1).startswith(b"<p>fragment<script src=")
 
 
+@pytest.mark.slow
 def test_a_writer_edits_breaks_and_fixes_an_article(mini_site, monkeypatch):
     folders = []
     real_mkdtemp = serve_module.tempfile.mkdtemp
@@ -176,6 +177,7 @@ def test_a_writer_edits_breaks_and_fixes_an_article(mini_site, monkeypatch):
     assert not work.exists()  # the private folder goes with the server
 
 
+@pytest.mark.slow
 def test_first_build_failing_serves_a_placeholder_until_fixed_then_the_site(mini_site):
     article = mini_site / ARTICLE
     good = article.read_text()
@@ -201,6 +203,7 @@ def test_first_build_failing_serves_a_placeholder_until_fixed_then_the_site(mini
             assert response.headers["Cache-Control"] == "no-store"
 
 
+@pytest.mark.slow
 def test_site_toml_changes_rebuild_and_a_moved_content_folder_is_watched(mini_site):
     with serving(mini_site) as url:
         config = mini_site / "site.toml"
@@ -248,6 +251,7 @@ def test_open_starts_a_browser_at_the_served_address(mini_site, monkeypatch, fla
     assert result.exit_code == 0 and calls == opened
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("when", ["building ", "serving "])
 def test_ctrl_c_stops_the_command_cleanly(mini_site, tmp_path, when):
     private_tmp = tmp_path / "tmp"
@@ -291,6 +295,7 @@ def test_build_without_a_terminal_prints_one_summary_line(mini_site, tmp_path):
     assert len(lines) == 1 and lines[0].startswith("built ")  # notes (charts left out here) come before it
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_build_on_a_terminal_draws_a_progress_bar(mini_site, tmp_path):
     import pty
@@ -325,6 +330,7 @@ CSP = ('<meta http-equiv="Content-Security-Policy" content="default-src \'self\'
        'style-src \'self\'; img-src \'self\' data:">')
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(NO_BROWSER, reason="chromium or playwright is not installed "
                                        "(set SITE_BUILDER_REQUIRE_BROWSER=1 to fail instead)")
 def test_browser_reloads_on_edit_and_shows_the_overlay_until_fixed(mini_site, tmp_path):
@@ -401,6 +407,7 @@ def test_serve_listens_on_loopback_by_default():
     assert option.default == "127.0.0.1"
 
 
+@pytest.mark.slow
 def test_a_foreign_host_header_is_refused_and_the_server_s_own_names_are_served(mini_site):
     """DNS rebinding: a page of evil.example, whose name now points at 127.0.0.1, must not read the preview."""
     with serving(mini_site) as url:
@@ -414,6 +421,7 @@ def test_a_foreign_host_header_is_refused_and_the_server_s_own_names_are_served(
             assert status == 200 and b"Hello, round" in body, host
 
 
+@pytest.mark.slow
 def test_an_overlong_path_segment_gets_an_answer(mini_site):
     with serving(mini_site) as url:
         for path in ("/" + "a" * 300, "/en/" + "%C3%A9" * 200 + "/index.html", "/" + "a" * 256 + "/x"):
@@ -422,6 +430,7 @@ def test_an_overlong_path_segment_gets_an_answer(mini_site):
         assert request(url, "/" + "a" * 255)[0] == 404  # as long as a file name may be: just not found
 
 
+@pytest.mark.slow
 def test_a_client_leaving_early_is_one_line_in_the_log_not_a_traceback(mini_site, capfd):
     import struct
 

@@ -19,6 +19,8 @@ from site_builder.config import load_config
 from tests.conftest import PATIENCE, ROOT
 from tests.site_checks import validator_file
 
+pytestmark = pytest.mark.slow  # a real browser
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 REQUIRED = os.environ.get("SITE_BUILDER_REQUIRE_BROWSER") == "1"  # CI sets this: no silent skip there
 

@@ -21,6 +21,8 @@ from tests.conftest import ROOT, write_files
 from tests.site_checks import (ATOM, CSP, atom_problems, broken_links, broken_xml_links, html_pages, java, scan,
                                scan_text, sitemap_problems, validator_file)
 
+pytestmark = pytest.mark.slow  # validators over the whole shipped site
+
 GOLDEN_EXPECTED = ROOT / "tests" / "golden" / "expected"
 BASE_URL = load_config(ROOT).base_url
 LANGUAGES = load_config(ROOT).languages
