@@ -202,6 +202,7 @@ def test_a_shortcode_naming_a_left_out_chart_is_an_error_at_its_line(mini_site):
     assert strict.exit_code == 1 and "error: chart 'mi355x-vs-gb300' is left out" in strict.output
 
 
+@pytest.mark.slow
 def test_old_chart_ids_lead_to_the_new_chart(mini_site):
     (mini_site / "data/rounds/v6.0/round.toml").write_text(
         '[charts.aliases]\ndeepseek-scaling = "scaling-deepseekv3-671b"\n')

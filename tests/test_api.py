@@ -44,6 +44,7 @@ def test_the_readme_example_prints_every_problem(mini_site, tmp_path, monkeypatc
     assert "content/en/hello.md:1: error: missing front matter key 'date'" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_importing_the_package_imports_no_build():
     code = ("import sys, site_builder\n"
             "print(sorted(m for m in ('site_builder.build', 'pandas', 'altair') if m in sys.modules))\n"

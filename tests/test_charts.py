@@ -38,6 +38,7 @@ def test_catalog_ids_are_stable(inputs):
     assert list(catalog(inputs)) == CATALOG  # ids are public URLs
 
 
+@pytest.mark.slow
 def test_renamed_ids_are_declared_aliases(chart_set):
     assert chart_set.aliases == {"deepseek-scaling": "scaling-deepseekv3-671b", "amd-vs-nvidia": "mi355x-vs-b200"}
     assert chart_set.left_out == {} and chart_set.notes == []

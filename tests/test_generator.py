@@ -277,6 +277,7 @@ def test_a_language_without_a_starter_text_gets_the_english_one_and_is_told(tmp_
     assert "content/pt/first-look.md is the English starter article: translate it" in result.stderr
 
 
+@pytest.mark.slow
 def test_new_article_scaffolds_a_draft_in_every_language(tmp_path):
     project = tmp_path / "report"
     CliRunner().invoke(main, ["new", str(project), "-l", "en", "-l", "nl"])
@@ -340,6 +341,7 @@ def test_the_readme_chart_example_works_as_written(tmp_path):
     assert (tmp_path / "out/data/results-per-accelerator.csv").is_file()
 
 
+@pytest.mark.slow
 def test_english_fallbacks_are_isolated_in_a_right_to_left_page_only(tmp_path):
     """An interface string shown in English on an Arabic page reads left to right with its punctuation at its
     end (a Unicode isolate around it); translated strings, and pages of left-to-right languages, are as they were."""

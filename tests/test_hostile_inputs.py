@@ -489,6 +489,7 @@ def _spec(title: str) -> dict:
             "data": {"values": [{"a": 1}]}, "encoding": {"x": {"field": "a", "type": "quantitative"}}}
 
 
+@pytest.mark.slow
 def test_a_renderer_that_panics_is_a_failure_of_that_chart_alone(tmp_path, monkeypatch):
     from site_builder import images
     monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "cache"))

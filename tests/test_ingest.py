@@ -106,6 +106,7 @@ def messages(report) -> list[str]:
 
 # --- the real thing -------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.skipif(not RAW_SAMPLE.is_dir(), reason="../shared/data/mlperf-training is not present "
                     "(it is beside the project checkout only, not in a user's clone)")
 def test_raw_sample_scores_and_systems_equal_the_published_table():
@@ -259,6 +260,7 @@ def _outside(path: Path) -> None:
     path.symlink_to(elsewhere)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spoil, reason", [
     (_fifo, "is not a regular file"), (_dev_zero, "is a symlink to /dev/zero, outside the repository"),
     (_huge, "is 1073741824 bytes; the limit is 67108864"), (_outside, "outside the repository")])

@@ -107,6 +107,7 @@ PATHS = st.one_of(st.text(max_size=40), st.lists(SEGMENTS, max_size=6).map("/".j
                   st.lists(SEGMENTS, min_size=1, max_size=6).map(lambda parts: "/" + "/".join(parts)))
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(PATHS)
 def test_property_accepted_paths_stay_inside_the_root(path):
@@ -279,6 +280,7 @@ def test_a_symlinked_output_folder_is_replaced_where_it_points(tmp_path):
     assert (tmp_path / "current").is_symlink() and sorted(snapshot(tmp_path / "current")) == [MARKER, "b"]
 
 
+@pytest.mark.slow
 def test_two_builds_racing_into_one_folder_do_not_corrupt_it(tmp_path):
     out, go = tmp_path / "out", tmp_path / "go"
     # Three writers start together or a few milliseconds apart, each while another one is still writing.
@@ -309,6 +311,7 @@ def test_a_second_build_waits_for_the_lock_with_a_message(tmp_path):
     assert len(snapshot(out)) == 11
 
 
+@pytest.mark.slow
 def test_a_build_gives_up_clearly_after_the_lock_timeout(tmp_path):
     out = tmp_path / "out"
     write_site(site_of(a="before"), out)
@@ -380,6 +383,7 @@ def test_a_build_leaves_no_spool_behind(mini_site, tmp_path, monkeypatch):
     assert spooled and beside(tmp_path) == ["out", "site"]
 
 
+@pytest.mark.slow
 def test_a_build_killed_while_writing_is_cleaned_up_by_the_next(mini_site, tmp_path):
     out = tmp_path / "out"
     build_site(mini_site, out)
@@ -540,6 +544,7 @@ def test_failed_build_keeps_previous_site_and_reports_every_problem(mini_site, t
     assert beside(tmp_path) == ["out", "site"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("error", [OSError(errno.ENOSPC, "No space left on device"),
                                    OSError(errno.EIO, "Input/output error")], ids=["disk-full", "io-error"])
 def test_a_failure_while_spooling_pages_keeps_the_previous_site(mini_site, tmp_path, monkeypatch, error):
@@ -622,6 +627,7 @@ def test_a_bad_cache_limit_fails_before_anything_is_written(mini_site, cache, tm
     assert not (tmp_path / "out").exists() and not cache.exists()
 
 
+@pytest.mark.slow
 def test_clearing_the_cache_is_safe_and_the_output_is_byte_identical(mini_site, warm_cache, tmp_path):
     cache = warm_cache
     build_site(mini_site, tmp_path / "warm")
