@@ -249,6 +249,15 @@ def test_new_writes_a_project_that_builds_at_once_in_every_language(tmp_path):
     assert len([w for w in catalog_warnings if "'de'" in w]) == 1
 
 
+def test_a_new_projects_own_chart_exports_without_a_build(tmp_path):
+    """The scaffold's chart (site_builder/scaffold/charts/), quickly: the fast tier builds no new project."""
+    assert CliRunner().invoke(main, ["new", str(tmp_path / "p"), "-l", "en"]).exit_code == 0
+    result = CliRunner().invoke(main, ["chart", "results-by-submitter", "--lang", "en", "--format", "json",
+                                       "--root", str(tmp_path / "p"), "-o", str(tmp_path / "c.json")])
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "c.json").read_text())["mark"]["type"] == "bar"
+
+
 def test_new_takes_a_round_and_says_which_it_has(tmp_path):
     result = CliRunner().invoke(main, ["new", str(tmp_path / "a"), "--round", "v5.1"])
     assert result.exit_code == 0, result.output

@@ -257,8 +257,11 @@ def test_ctrl_c_stops_the_command_cleanly(mini_site, tmp_path, when):
     private_tmp = tmp_path / "tmp"
     private_tmp.mkdir()
     env = {**os.environ, "TMPDIR": str(private_tmp), "PYTHONPATH": str(Path(__file__).parent.parent)}
+    # Ctrl-C's default action even when this run ignores it (a shell starts background jobs so, and a child
+    # inherits it): otherwise the signal below is ignored, and the test waits for a command that never stops.
     process = subprocess.Popen([sys.executable, "-m", "site_builder", "serve", "--root", str(mini_site),
-                                "--port", "0"], stderr=subprocess.PIPE, text=True, env=env)
+                                "--port", "0"], stderr=subprocess.PIPE, text=True, env=env,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         for line in process.stderr:
             if line.startswith(when):
