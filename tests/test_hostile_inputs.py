@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from site_builder.cli import main
-from tests.conftest import ROOT, csv_text, MINI_V60, beside
+from tests.conftest import PATIENCE, ROOT, csv_text, MINI_V60, beside
 
 HELLO = "content/en/hello.md"
 V60 = "data/rounds/v6.0/results.csv"
@@ -400,7 +400,7 @@ def fails_in_a_process(site: Path, out: Path) -> list[str]:
     """Like `fails`, in a child process with a generous timeout: an input that hangs fails the test
     (subprocess.TimeoutExpired) instead of hanging the suite."""
     result = subprocess.run([sys.executable, "-m", "site_builder", "build", "--root", str(site), "--out", str(out)],
-                            capture_output=True, text=True, timeout=120, cwd=site)
+                            capture_output=True, text=True, timeout=PATIENCE, cwd=site)
     assert "Traceback" not in result.stderr and "panicked" not in result.stderr, result.stderr
     assert result.returncode == 1, result.stderr
     assert not out.exists()

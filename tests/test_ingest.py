@@ -19,7 +19,7 @@ from site_builder.cli import main
 from site_builder.data import load_dataset
 from site_builder.hardware import load_hardware
 from site_builder.ingest import ingest_results
-from tests.conftest import ROOT, SHARED_DATA
+from tests.conftest import PATIENCE, ROOT, SHARED_DATA
 
 pytest.importorskip("mlperf_logging", reason="mlperf-logging (the ingest extra) is not installed")
 
@@ -271,7 +271,7 @@ def test_a_fifo_dev_zero_huge_or_outside_log_is_refused_by_name_without_reading(
     # a subprocess with a timeout: before the fix, the FIFO and /dev/zero made ingest never return
     result = subprocess.run([sys.executable, "-m", "site_builder", "ingest", str(tmp_path / "out" / "repo"),
                              "--round", "v5.1", "--root", str(tmp_path / "p"), "--out", "-"],
-                            capture_output=True, text=True, timeout=300)
+                            capture_output=True, text=True, timeout=PATIENCE)
     assert result.returncode == 0, result.stderr
     assert ("Acme/results/acme_2x8/llama2_70b_lora: warning: result not scored: unreadable log result_3.txt"
             in result.stderr) and reason in result.stderr

@@ -17,7 +17,7 @@ import pytest
 
 from site_builder.build import build_site
 from site_builder.config import load_config
-from tests.conftest import ROOT, write_files
+from tests.conftest import PATIENCE, ROOT, write_files
 from tests.site_checks import (ATOM, CSP, atom_problems, broken_links, broken_xml_links, html_pages, java, scan,
                                scan_text, sitemap_problems, validator_file)
 
@@ -35,7 +35,7 @@ def run_vnu(*targets: Path) -> list[str]:
     # java takes its home folder from the password file, not $HOME: the run's temporary one (conftest)
     done = subprocess.run([java(), f"-Duser.home={os.environ['HOME']}", "-jar", str(jar), "--errors-only",
                            "--skip-non-html", "--also-check-css", "--also-check-svg", *map(str, targets)],
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=2 * PATIENCE)  # every page of the site
     lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
     if done.returncode not in (0, 1) or (done.returncode == 1 and not lines):
         pytest.fail(f"vnu did not run (exit {done.returncode}): {done.stderr[-2000:]}")
