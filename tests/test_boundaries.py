@@ -214,24 +214,28 @@ def _load(tmp_path, stem: str, text: str):
     return content.load_article(path, "en", problems, tmp_path), [str(p) for p in problems.problems]
 
 
-@pytest.mark.parametrize("length", [content.SLUG_MAX_LENGTH, content.SLUG_MAX_LENGTH + 1])
-def test_a_slug_may_have_80_characters(tmp_path, length):
-    assert content.SLUG_MAX_LENGTH == 80
-    from_name = _load(tmp_path, "a" * length, textwrap.dedent(ARTICLE.format(slug="")).lstrip())
-    from_front_matter = _load(tmp_path, "short", textwrap.dedent(ARTICLE.format(slug="\n    slug: " + "b" * length)).lstrip())
-    for (article, problems), origin in ((from_name, "the file name"), (from_front_matter, "front matter 'slug'")):
-        if length == 80:
-            assert problems == [] and len(article.slug) == 80
-        else:
-            assert article is None and problems == [
-                f"content/en/{'a' * 81 if origin == 'the file name' else 'short'}.md:"
-                f"{1 if origin == 'the file name' else 8}: error: the slug from {origin} is 81 characters; "
-                "the limit is 80\n  hint: set a shorter 'slug:' in the front matter"]
+def _article(slug: str = "") -> str:
+    return textwrap.dedent(ARTICLE.format(slug=f"\n    slug: {slug}" if slug else "")).lstrip()
+
+
+HINT = "\n  hint: set a shorter 'slug:' in the front matter"
+
+
+def test_a_slug_may_have_80_characters(tmp_path):
+    for stem, text in (("a" * 80, _article()), ("short", _article("b" * 80))):
+        article, problems = _load(tmp_path, stem, text)
+        assert problems == [] and len(article.slug) == 80
+    article, problems = _load(tmp_path, "a" * 81, _article())
+    assert article is None and problems == [
+        f"content/en/{'a' * 81}.md:1: error: the slug from the file name is 81 characters; the limit is 80" + HINT]
+    article, problems = _load(tmp_path, "short", _article("b" * 81))
+    assert article is None and problems == [
+        "content/en/short.md:8: error: the slug from front matter 'slug' is 81 characters; the limit is 80" + HINT]
 
 
 @pytest.mark.parametrize("extra", [0, 1])
 def test_an_article_may_have_512_kib(tmp_path, extra):
-    head = textwrap.dedent(ARTICLE.format(slug="")).lstrip()
+    head = _article()
     line = "word " * 15 + "\n\n"
     body = line * ((512 * 1024 - len(head)) // len(line))
     text = head + body + "x" * (512 * 1024 - len(head) - len(body) - 1) + "\n" + "y" * extra

@@ -250,7 +250,7 @@ def test_article_tables_scroll_in_a_focusable_box_with_a_shadow_cue(browser, ser
                 scrolled += 1
                 box.focus()
                 page.keyboard.press("ArrowRight")
-                deadline = time.monotonic() + PATIENCE  # polled here: wait_for_function would need eval, which CSP blocks
+                deadline = time.monotonic() + PATIENCE  # polled: wait_for_function would need eval, which CSP blocks
                 while not box.evaluate("b => b.scrollLeft > 0"):
                     assert time.monotonic() < deadline
                     page.wait_for_timeout(100)
