@@ -52,9 +52,9 @@ def pytest_unconfigure(config):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def isolated_home(pytestconfig) -> Path:
-    """Every test runs with the run's temporary $HOME (see pytest_configure); a test that changed it through
-    os.environ rather than monkeypatch fails here instead of leaking into the next."""
+def isolated_home(pytestconfig):
+    """The run's temporary $HOME (see pytest_configure), for every test. At the end of the run it checks that no
+    test set $HOME through os.environ and left it so (monkeypatch undoes its own changes)."""
     import os
 
     folder = pytestconfig._isolated[0]
