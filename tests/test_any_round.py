@@ -239,6 +239,7 @@ def test_aliases_must_lead_to_a_chart_and_not_hide_one(mini_site):
     assert "round.toml:3: error: [charts.aliases] 'old' leads to unknown chart 'no-such-chart'" in result.output
 
 
+@pytest.mark.slow
 def test_a_library_error_in_a_chart_names_the_chart_and_language(mini_site, tmp_path, monkeypatch):
     def broken(inputs, lang):
         return inputs.current.loc["no such row"]  # a pandas KeyError

@@ -31,6 +31,7 @@ def test_the_readme_example_builds_and_reports(mini_site, tmp_path, monkeypatch,
     assert (tmp_path / "work/public/en/index.html").is_file()
 
 
+@pytest.mark.slow
 def test_the_readme_example_prints_every_problem(mini_site, tmp_path, monkeypatch, capsys):
     shutil.copytree(mini_site, tmp_path / "work/my-report")
     (tmp_path / "work/my-report/content/en/hello.md").write_text("---\ntitle: x\n---\n")

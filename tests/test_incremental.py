@@ -337,6 +337,7 @@ def test_clearing_the_cache_removes_build_entries(mini_site, warm_cache, tmp_pat
 
 # --- --jobs ----------------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_one_and_two_jobs_build_the_same_site(mini_site, warm_cache, tmp_path):
     build_site(mini_site, tmp_path / "one", jobs=1)
     build_site(mini_site, tmp_path / "two", jobs=2)
@@ -349,6 +350,7 @@ def test_workers_return_results_in_order_and_one_job_uses_no_pool(monkeypatch):
     assert parallel.run(lambda shared, item: os.getpid(), range(5), 1) == [os.getpid()] * 5
 
 
+@pytest.mark.slow
 def test_page_problems_from_workers_are_reported_together(mini_site, warm_cache, tmp_path):
     templates = mini_site / "templates"
     shutil.copytree(Path(__file__).resolve().parent.parent / "site_builder/theme/templates", templates)

@@ -153,6 +153,7 @@ def test_scores_a_synthetic_repository_by_the_official_rules(tmp_path):
     assert row["metadata_source"] == "system description Acme/systems/acme_2x8.json"
 
 
+@pytest.mark.slow
 def test_scores_equal_the_official_summarizer_run_on_the_same_repository(tmp_path):
     from mlperf_logging.result_summarizer.result_summarizer import summarize_results
 

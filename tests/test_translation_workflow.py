@@ -100,6 +100,7 @@ def test_a_new_language_builds_with_a_few_summarizing_warnings(mini_site, tmp_pa
     assert any("error:" in line and "language 'de'" in line for line in strict_lines)
 
 
+@pytest.mark.slow
 def test_strict_lists_each_missing_claim_text_at_its_line(mini_site, tmp_path):
     site = _own_project(mini_site)
     _empty_catalog(site, "de")
