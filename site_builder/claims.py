@@ -517,19 +517,6 @@ def missing_texts_warning(claims_missing: dict[str, int], default: str, shown: s
 
 # --- lookup and inline rendering --------------------------------------------------------------------------
 
-def find_claim(verdicts: tuple[Verdict, ...] | list[Verdict], claim_id: str, path: str | None = None,
-               line: int | None = None, col: int | None = None) -> Verdict:
-    """The claim an article cites; an unknown id is a SiteError at the citation, with the closest ids."""
-    for verdict in verdicts:
-        if verdict.id == claim_id:
-            return verdict
-    known = [v.id for v in verdicts]
-    close = difflib.get_close_matches(claim_id, known, n=3, cutoff=0.5)
-    hint = ("did you mean " + " or ".join(f"'{c}'" for c in close) + "?") if close else (
-        "known claims: " + ", ".join(known) if known else "this round has no claims registry (claims.yaml)")
-    raise SiteError(Problem(f"unknown claim '{claim_id}'", path, line, col, hint=hint))
-
-
 def format_bound(bound: Bound, lang: Language) -> str:
     """What a claim asserts, as a reader reads it: "= 2,02 min", "≤ 5 %", "≥ 1,6×"."""
     symbol = {"=": "=", "<=": "≤", ">=": "≥", "<": "<", ">": ">"}[bound.operator]

@@ -57,9 +57,6 @@ class SiteConfig:
         """Templates, assets and catalogs: the project's own folders first, then the packaged theme."""
         return theme_for(self.templates_dir, self.locales_dir)
 
-    def content_path(self, lang: str) -> Path:
-        return self.content_dir / lang
-
     @property
     def base_url_is_placeholder(self) -> bool:
         """True while the base URL names no public deployment (example.org, localhost, a reserved test name):

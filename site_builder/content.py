@@ -466,8 +466,3 @@ def _check_translation_links(articles: list[Article], languages: tuple[str, ...]
         elif (article.translation_of, article.key) not in by_key:
             problems.error(f"'translation_of' names {article.translation_of!r}, which has no article with key "
                            f"'{article.key}'", article.source, line)
-
-
-def translations_of(article: Article, articles: list[Article]) -> list[Article]:
-    """The same article in the other languages (same key)."""
-    return [other for other in articles if other.key == article.key and other.lang != article.lang]

@@ -51,7 +51,9 @@ def headline(results: pd.DataFrame) -> Headline:
 
 
 def fastest_per_benchmark(results: pd.DataFrame, benchmark_order: list[str] | None = None) -> pd.DataFrame:
-    """The fastest scored result of each benchmark; a benchmark with no score keeps a row with a missing score."""
+    """The fastest scored result of each benchmark; a benchmark with no score keeps a row with a missing score.
+    A tie goes to the submitter name that sorts first, then to the system id; `BENCHMARK/fastest` in a
+    figure and `best_per_accelerator` choose the same way (tests/test_boundaries.py)."""
     order = benchmark_order or sorted(results["benchmark"].unique())
     rows = []
     for benchmark in order:

@@ -9,25 +9,65 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = ROOT.parent / "shared" / "data" / "mlperf-training"
+# How long a test waits for something that should happen (a page to draw, a server to answer, a process to
+# stop): generous, so that a loaded machine makes a test slower, never failed; a hang still ends.
+PATIENCE = 300.0  # seconds
+
+
+# What writes under $HOME: the site-builder cache (XDG_CACHE_HOME), Chromium's profile, NSS database and
+# fontconfig cache (HOME, XDG_*), matplotlib if a library loads it. `java` reads its home folder from the password
+# file, not $HOME, so the validator tests give it `-Duser.home`.
+ISOLATED_FOLDERS = {"HOME": "home", "XDG_CACHE_HOME": "home/.cache", "XDG_CONFIG_HOME": "home/.config",
+                    "XDG_DATA_HOME": "home/.local/share", "XDG_STATE_HOME": "home/.local/state",
+                    "MPLCONFIGDIR": "home/.config/matplotlib", "SITE_BUILDER_CACHE": "cache"}
 
 
 def pytest_configure(config):
-    """The tests never touch the user's cache (~/.cache/site-builder): one temporary cache for the whole run,
-    inherited by the commands the tests start. A test that wants a cache of its own sets its own."""
+    """The tests never write under the user's home or into the user's cache (~/.cache/site-builder): one
+    temporary folder for the whole run stands in for $HOME, its XDG folders and the site-builder cache. Set
+    here, before any test module is imported, and inherited by the commands the tests start. A test that wants
+    a cache of its own sets its own."""
     import os
     import tempfile
 
-    folder = tempfile.mkdtemp(prefix="site-builder-test-cache-")
-    config._site_builder_cache = folder
-    os.environ["SITE_BUILDER_CACHE"] = folder
+    folder = Path(tempfile.mkdtemp(prefix="site-builder-test-home-"))
+    config._isolated = folder, {name: os.environ.get(name) for name in ISOLATED_FOLDERS}
+    for name, relative in ISOLATED_FOLDERS.items():
+        (folder / relative).mkdir(parents=True, exist_ok=True)
+        os.environ[name] = str(folder / relative)
 
 
 def pytest_unconfigure(config):
+    import os
     import shutil
 
-    folder = getattr(config, "_site_builder_cache", None)
+    folder, saved = getattr(config, "_isolated", (None, {}))
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
     if folder:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_home(pytestconfig):
+    """The run's temporary $HOME (see pytest_configure), for every test. At the end of the run it checks that no
+    test set $HOME through os.environ and left it so (monkeypatch undoes its own changes)."""
+    import os
+
+    folder = pytestconfig._isolated[0]
+    yield folder / "home"
+    assert os.environ["HOME"] == str(folder / "home"), "a test changed $HOME without monkeypatch"
+
+
+def pytest_collection_modifyitems(config, items):
+    """The fast tier (`-m "not slow"`) leaves out, besides what is marked `slow` where it is written, every test
+    of the benchmark harness and every test that reads the shipped site (one cold build of the whole report)."""
+    for item in items:
+        if item.get_closest_marker("benchmark") or "shipped_site" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_addoption(parser):

@@ -16,6 +16,8 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 
+from tests.conftest import PATIENCE
+
 ATOM = "{http://www.w3.org/2005/Atom}"
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 XHTML = "{http://www.w3.org/1999/xhtml}"
@@ -326,7 +328,7 @@ def java() -> str:
     return found
 
 
-def wait_until(page, expression: str, timeout: float = 15.0) -> None:
+def wait_until(page, expression: str, timeout: float = PATIENCE) -> None:
     """Poll a JavaScript expression (or function) until it is truthy. Playwright's wait_for_function evaluates
     its predicate with eval once its first try fails, which the site's Content-Security-Policy blocks; a plain
     evaluate goes through the debugging protocol, which the policy does not govern."""

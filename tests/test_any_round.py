@@ -81,6 +81,7 @@ def test_previous_round_is_optional(tmp_path):
     assert config.previous_round is None and config.rounds == ["v5.1"]
 
 
+@pytest.mark.slow
 def test_v51_as_main_round_without_a_previous_round(tmp_path):
     root = _project(tmp_path / "site", "v5.1", None)
     shutil.copytree(ROOT / "data/rounds/v5.1", root / "data/rounds/v5.1")
@@ -130,6 +131,7 @@ def _fixture_round(root: Path) -> Path:
     })
 
 
+@pytest.mark.slow
 def test_fixture_round_without_deepseek_or_amd_builds(tmp_path):
     root = _fixture_round(tmp_path / "site")
     result = CliRunner().invoke(main, ["build", "--root", str(root), "--out", str(tmp_path / "out")])
@@ -181,6 +183,7 @@ def test_round_toml_charts_table_is_validated_with_lines(mini_site):
     assert f"{shown}:3: error: [charts] head_to_head: unknown accelerator 'Z9'" in result.output
 
 
+@pytest.mark.slow
 def test_a_shortcode_naming_a_left_out_chart_is_an_error_at_its_line(mini_site):
     # MI355X and GB300 share no benchmark at 8 accelerators in the mini round: the declared chart is left out
     (mini_site / "data/rounds/v6.0/round.toml").write_text('[charts]\nhead_to_head = ["MI355X", "GB300"]\n')
@@ -199,6 +202,7 @@ def test_a_shortcode_naming_a_left_out_chart_is_an_error_at_its_line(mini_site):
     assert strict.exit_code == 1 and "error: chart 'mi355x-vs-gb300' is left out" in strict.output
 
 
+@pytest.mark.slow
 def test_old_chart_ids_lead_to_the_new_chart(mini_site):
     (mini_site / "data/rounds/v6.0/round.toml").write_text(
         '[charts.aliases]\ndeepseek-scaling = "scaling-deepseekv3-671b"\n')
@@ -235,13 +239,16 @@ def test_aliases_must_lead_to_a_chart_and_not_hide_one(mini_site):
     assert "round.toml:3: error: [charts.aliases] 'old' leads to unknown chart 'no-such-chart'" in result.output
 
 
-def test_a_library_error_in_a_chart_names_the_chart_and_language(mini_site, monkeypatch):
+@pytest.mark.slow
+def test_a_library_error_in_a_chart_names_the_chart_and_language(mini_site, tmp_path, monkeypatch):
     def broken(inputs, lang):
         return inputs.current.loc["no such row"]  # a pandas KeyError
 
     from site_builder.charts import overview
 
     monkeypatch.setattr(overview, "participation", broken)
+    # a cache of its own: a chart another test built is reused by its key, which knows nothing of the patch
+    monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "cache"))
     result = CliRunner().invoke(main, ["build", "--root", str(mini_site), "--out", str(mini_site / "out")])
     assert result.exit_code == 1
     # One problem for a mistake every language meets, naming them all.

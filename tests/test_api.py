@@ -7,6 +7,8 @@ import shutil
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
 
 
@@ -16,6 +18,7 @@ def _readme_example() -> str:
     return re.search(r"```python\n(.*?)```", section, re.S).group(1)
 
 
+@pytest.mark.slow
 def test_the_readme_example_builds_and_reports(mini_site, tmp_path, monkeypatch, capsys):
     shutil.copytree(mini_site, tmp_path / "work/my-report")
     monkeypatch.chdir(tmp_path / "work")
@@ -29,6 +32,7 @@ def test_the_readme_example_builds_and_reports(mini_site, tmp_path, monkeypatch,
     assert (tmp_path / "work/public/en/index.html").is_file()
 
 
+@pytest.mark.slow
 def test_the_readme_example_prints_every_problem(mini_site, tmp_path, monkeypatch, capsys):
     shutil.copytree(mini_site, tmp_path / "work/my-report")
     (tmp_path / "work/my-report/content/en/hello.md").write_text("---\ntitle: x\n---\n")
@@ -42,6 +46,7 @@ def test_the_readme_example_prints_every_problem(mini_site, tmp_path, monkeypatc
     assert "content/en/hello.md:1: error: missing front matter key 'date'" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_importing_the_package_imports_no_build():
     code = ("import sys, site_builder\n"
             "print(sorted(m for m in ('site_builder.build', 'pandas', 'altair') if m in sys.modules))\n"

@@ -1,6 +1,8 @@
 import re
 from pathlib import Path
 
+import pytest
+
 from site_builder import assets
 
 
@@ -9,6 +11,7 @@ def test_hashed_names_change_with_content():
     assert a.path.startswith("assets/site.") and a.path.endswith(".css") and a.path != b.path
 
 
+@pytest.mark.slow
 def test_vega_bundle_is_cached_and_defines_vega_embed(tmp_path, monkeypatch):
     monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path))
     first = assets.vega_bundle()

@@ -6,16 +6,21 @@ import functools
 import http.server
 import os
 import shutil
+import struct
 import threading
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from click.testing import CliRunner
 
+from site_builder.cli import main
 from site_builder.config import load_config
-from tests.conftest import ROOT
+from tests.conftest import PATIENCE, ROOT
 from tests.site_checks import validator_file, wait_until
+
+pytestmark = pytest.mark.slow  # a real browser
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 REQUIRED = os.environ.get("SITE_BUILDER_REQUIRE_BROWSER") == "1"  # CI sets this: no silent skip there
@@ -88,7 +93,7 @@ def _open(browser, url, width=1200):
                                           ("it/benchmarks/llama31-8b/index.html", 1)])
 def test_charts_draw_without_errors_or_foreign_requests(browser, served, path, charts):
     page, errors, foreign = _open(browser, served + path)
-    wait_until(page, f"document.querySelectorAll('.vega-chart svg.marks').length >= {charts}", timeout=15)
+    wait_until(page, f"document.querySelectorAll('.vega-chart svg.marks').length >= {charts}")
     assert errors == [] and foreign == []
     page.close()
 
@@ -112,7 +117,7 @@ def test_results_table_sorts_and_keeps_missing_scores_last(browser, served):
 
 def test_site_works_from_file_urls_and_narrow_screens(browser, shipped_site):
     page, errors, foreign = _open(browser, (shipped_site / "it/index.html").as_uri(), width=320)
-    wait_until(page, "document.querySelectorAll('.vega-chart svg.marks').length >= 2", timeout=15)
+    wait_until(page, "document.querySelectorAll('.vega-chart svg.marks').length >= 2")
     width = page.evaluate("document.querySelector('.vega-chart svg.marks').getBoundingClientRect().width")
     assert 200 < width <= 320
     page.click("text=Tiếng Việt")
@@ -151,7 +156,7 @@ def test_every_catalog_chart_draws_in_its_embed_page(browser, served, lang):
     page.on("request", lambda r: foreign.append(r.url) if not r.url.startswith(served.split("/reports/")[0]) else None)
     for chart in CATALOG:
         page.goto(f"{served}embed/{lang}/{chart}.html")
-        wait_until(page, "document.querySelector('.vega-chart svg.marks') !== null", timeout=15)
+        wait_until(page, "document.querySelector('.vega-chart svg.marks') !== null")
         marks = page.evaluate("document.querySelectorAll('.vega-chart svg.marks .mark-symbol path, "
                               ".vega-chart svg.marks .mark-rect path, .vega-chart svg.marks .mark-line path').length")
         assert marks > 0, (lang, chart)
@@ -183,9 +188,9 @@ def test_embed_on_another_origin_resizes_its_iframe(browser, served, tmp_path):
     try:
         page = browser.new_page(viewport={"width": 900, "height": 800})
         page.goto(f"http://localhost:{server.server_port}/index.html")  # "localhost" vs 127.0.0.1: another origin
-        wait_until(page, "document.querySelector('iframe').style.height !== '480px'", timeout=15)
+        wait_until(page, "document.querySelector('iframe').style.height !== '480px'")
         # The frame reports its height again once the chart has drawn: wait for the host to follow it.
-        deadline, height, inner = time.monotonic() + 15, 0, -100
+        deadline, height, inner = time.monotonic() + PATIENCE, 0, -100
         while time.monotonic() < deadline and not (abs(height - inner) <= 2 and height > 150):
             page.wait_for_timeout(200)
             height = int(re.match(r"(\d+)px", page.evaluate("document.querySelector('iframe').style.height")).group(1))
@@ -208,7 +213,7 @@ def test_chart_hidden_at_load_draws_when_shown(browser, served, shipped_site):
     page.evaluate("document.getElementById('box').hidden = false")
     # Polled from here: Playwright's wait_for_function evaluates its predicate with eval, which the page's
     # Content-Security-Policy blocks.
-    width, deadline = 0, time.monotonic() + 15
+    width, deadline = 0, time.monotonic() + PATIENCE
     while width <= 700 and time.monotonic() < deadline:
         page.wait_for_timeout(200)
         width = page.evaluate("(document.querySelector('.vega-chart svg.marks') || {getBoundingClientRect: () => "
@@ -263,7 +268,7 @@ def check_pages(context, root: str, paths: list[str], axe: str | None) -> dict[s
         page.goto(root + path)
         problems = []
         try:
-            wait_until(page, ALL_CHARTS_DRAWN, timeout=20)
+            wait_until(page, ALL_CHARTS_DRAWN)
         except Exception:  # noqa: BLE001 - a timeout is the finding
             problems.append("a chart was not drawn")
         problems += [f"CSP {v}" for v in page.evaluate("window.__csp")]
@@ -277,16 +282,7 @@ def check_pages(context, root: str, paths: list[str], axe: str | None) -> dict[s
     return found
 
 
-def only_article_cell_styles(found: dict[str, list[str]]) -> bool:
-    """The one known gap: content.py keeps style= on Markdown table cells, which the policy blocks."""
-    return all("/articles/" in path and all(p.startswith("CSP style-src-attr") or "Applying inline style" in p
-                                            for p in problems) for path, problems in found.items())
-
-
 def assert_clean(found: dict[str, list[str]]) -> None:
-    if found and only_article_cell_styles(found):
-        pytest.xfail("content.py keeps style= on table cells (Markdown alignment), blocked by the policy: "
-                     + ", ".join(sorted(found)))
     assert found == {}, "\n".join(f"{path}:\n  " + "\n  ".join(problems) for path, problems in found.items())
 
 
@@ -338,7 +334,7 @@ def test_the_policy_blocks_inline_code_and_other_origins(browser, served, shippe
     context.add_init_script(LISTEN_FOR_VIOLATIONS)
     page = context.new_page()
     page.goto(served + "embed/en/policy-test.html" if scheme == "http" else (copy / "embed/en/policy-test.html").as_uri())
-    wait_until(page, ALL_CHARTS_DRAWN, timeout=20)
+    wait_until(page, ALL_CHARTS_DRAWN)
     violations = " | ".join(page.evaluate("window.__csp"))
     assert page.evaluate("window.__ran === undefined")
     assert "script-src-elem" in violations and "style-src-attr" in violations and "img-src" in violations
@@ -368,11 +364,11 @@ def test_tooltip_shows_under_the_policy_styled_by_the_site(browser, served, ship
     context.add_init_script(LISTEN_FOR_VIOLATIONS)
     page = context.new_page()
     page.goto(f"{served}embed/en/{chart}.html")
-    wait_until(page, ALL_CHARTS_DRAWN, timeout=20)
+    wait_until(page, ALL_CHARTS_DRAWN)
     mark = page.locator(".vega-chart svg.marks .mark-symbol path, .vega-chart svg.marks .mark-rect path").first
     box = mark.bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.wait_for_selector("#vg-tooltip-element.visible", timeout=5000)
+    page.wait_for_selector("#vg-tooltip-element.visible", timeout=PATIENCE * 1000)
     tooltip = page.evaluate("""(() => { const t = document.getElementById('vg-tooltip-element'), s = getComputedStyle(t);
         return {position: s.position, visibility: s.visibility, color: s.color, background: s.backgroundColor,
                 text: t.textContent, styles: document.querySelectorAll('style').length}; })()""")
@@ -399,3 +395,13 @@ def test_a_bound_figure_shows_its_provenance_on_focus_without_widening_the_page(
     assert page.evaluate("location.hash") == "#" + href.split("#")[1]
     assert page.locator(":target").count() == 1
     page.close()
+
+
+def test_the_screenshot_command_writes_a_png_of_the_viewport(tmp_path):
+    page = tmp_path / "page.html"
+    page.write_text("<!doctype html><html lang=en><title>x</title><p>A page.</p>", encoding="utf-8")
+    result = CliRunner().invoke(main, ["screenshot", str(page), "-o", str(tmp_path / "shot.png"), "--width", "400",
+                                       "--height", "300"])
+    assert result.exit_code == 0, result.output
+    png = (tmp_path / "shot.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (400, 300)

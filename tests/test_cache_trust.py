@@ -55,6 +55,7 @@ def test_a_key_file_others_can_read_is_replaced_and_said_so(tmp_path, monkeypatc
     assert stat.S_IMODE((tmp_path / "cache" / "cache.key").stat().st_mode) == 0o600
 
 
+@pytest.mark.slow
 def test_a_malicious_pickle_with_a_valid_checksum_is_never_run(mini_site, warm_cache, tmp_path):
     build_site(mini_site, tmp_path / "good", jobs=1)
     marker = tmp_path / "pwned"
@@ -72,6 +73,7 @@ def test_a_malicious_pickle_with_a_valid_checksum_is_never_run(mini_site, warm_c
     assert snapshot(tmp_path / "again") == snapshot(tmp_path / "good")
 
 
+@pytest.mark.slow
 def test_garbled_renderings_and_vega_bundle_are_made_again(mini_site, warm_cache, tmp_path):
     build_site(mini_site, tmp_path / "good", jobs=1)
     garbled = [*(warm_cache / "renders").glob("*.svg"), *(warm_cache / "renders").glob("*.png"),
@@ -84,6 +86,7 @@ def test_garbled_renderings_and_vega_bundle_are_made_again(mini_site, warm_cache
     assert snapshot(tmp_path / "again") == snapshot(tmp_path / "good")
 
 
+@pytest.mark.slow
 def test_files_the_cache_did_not_make_survive_a_build_and_a_clear(mini_site, warm_cache, tmp_path, monkeypatch):
     build_site(mini_site, tmp_path / "out", jobs=1)
     renders = warm_cache / "renders"
@@ -115,6 +118,7 @@ def test_a_folder_that_is_not_a_cache_is_refused_and_left_alone(mini_site, tmp_p
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_a_cache_an_earlier_version_made_is_taken_over_without_trusting_it(mini_site, tmp_path, monkeypatch):
     """Before the tag, a cache held only renders/ entries and the bundle: it is tagged and used, and its unsigned
     entries are made again (a garbled bundle from then does not reach the site)."""

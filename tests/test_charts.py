@@ -5,7 +5,7 @@ import pytest
 
 from site_builder.charts import build_charts, catalog, load_inputs, localize
 from site_builder.i18n import load_language
-from tests.conftest import ROOT
+from tests.conftest import PATIENCE, ROOT
 
 
 @pytest.fixture(scope="module")
@@ -38,6 +38,7 @@ def test_catalog_ids_are_stable(inputs):
     assert list(catalog(inputs)) == CATALOG  # ids are public URLs
 
 
+@pytest.mark.slow
 def test_renamed_ids_are_declared_aliases(chart_set):
     assert chart_set.aliases == {"deepseek-scaling": "scaling-deepseekv3-671b", "amd-vs-nvidia": "mi355x-vs-b200"}
     assert chart_set.left_out == {} and chart_set.notes == []
@@ -301,7 +302,7 @@ def test_log_ticks_are_bounded_for_any_value():
     code = ("import pandas as pd; from site_builder.charts.base import log_ticks\n"
             "for values in ([1e308], [1e-300, 1e308], [5e-324], [0.5, 20.5]):\n"
             "    print(log_ticks(pd.Series(values)))")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=PATIENCE, check=True)
     lines = result.stdout.splitlines()
     assert len(lines) == 4 and all(line.count(",") < 100 for line in lines)
     assert lines[-1] == "[0.5, 1.0, 2.0, 5.0, 10.0, 20.0]"

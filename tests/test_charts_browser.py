@@ -9,6 +9,8 @@ import pytest
 from tests.site_checks import wait_until
 from tests.test_browser import browser, is_redirect, served  # noqa: F401 - module-scoped fixtures, reused
 
+pytestmark = pytest.mark.slow  # a real browser
+
 WIDTHS = (320, 360, 1280)
 LANGUAGES = ("en", "nl", "it", "vi")
 
@@ -79,7 +81,7 @@ def _page(browser, width, scheme="light"):  # noqa: F811
 
 def _measure(page, url):
     page.goto(url)
-    wait_until(page, DRAWN, timeout=15)
+    wait_until(page, DRAWN)
     return page.evaluate(MEASURE)
 
 

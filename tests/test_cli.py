@@ -2,6 +2,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from click.testing import CliRunner
 
 from site_builder import __version__
@@ -21,6 +22,7 @@ def test_version_and_module_entry_point():
     assert result.returncode == 0 and result.stdout.strip() == f"site-builder, version {__version__}"
 
 
+@pytest.mark.slow
 def test_build_prints_summary_and_exits_zero(mini_site, tmp_path):
     result = CliRunner().invoke(main, ["build", "--root", str(mini_site), "--out", str(tmp_path / "out"),
                                        "--base-url", "https://example.net/reports/v6/"])
@@ -38,6 +40,7 @@ def test_build_errors_exit_one_and_name_the_place(mini_site, tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_strict_turns_warnings_into_errors(mini_site, tmp_path):
     text = (mini_site / "site.toml").read_text()
     (mini_site / "site.toml").write_text(text.replace('["en", "nl"]', '["en", "nl", "de"]').replace(
@@ -63,6 +66,7 @@ def test_check_reports_originals_and_parallel_originals_without_failing(mini_sit
     assert CliRunner().invoke(main, ["check", "--root", str(mini_site), "--strict"]).exit_code == 0
 
 
+@pytest.mark.slow
 def test_chart_export(tmp_path):
     from tests.conftest import ROOT
 
@@ -89,6 +93,7 @@ def test_unknown_chart_in_an_article_names_file_line_and_closest_id(mini_site, t
     assert "did you mean 'scaling-deepseekv3-671b'?" in result.stderr
 
 
+@pytest.mark.slow
 def test_the_console_script_exits_with_its_code_and_says_everything_first(mini_site, tmp_path):
     """`python -m site_builder` (and the site-builder script) skip tearing objects down at exit: the exit code,
     and every line written before it, must still come out."""
@@ -148,3 +153,14 @@ def test_build_report_for_a_build_a_no_op_build_and_a_failed_one(mini_site, tmp_
                                        "--report", str(out / "report.json")])
     assert inside.exit_code == 1 and "is inside the output folder" in inside.stderr
     assert not (out / "report.json").exists()
+
+
+def test_screenshot_errors_are_clear_before_any_browser_starts(tmp_path, monkeypatch):
+    from site_builder import screenshot
+    from site_builder.errors import SiteError
+
+    with pytest.raises(SiteError, match="no such page"):
+        screenshot.screenshot(tmp_path / "missing.html", tmp_path / "x.png")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(SiteError, match="no Chromium found on PATH"):
+        screenshot.find_chromium()

@@ -4,7 +4,7 @@ import textwrap
 
 import pytest
 
-from site_builder.content import load_articles, translations_of
+from site_builder.content import load_articles
 from site_builder.errors import SiteError
 from site_builder.markup import render_markdown
 from tests.conftest import ROOT, write_files
@@ -93,12 +93,11 @@ def test_front_matter_that_is_not_a_mapping_or_too_deep(tmp_path):
     assert "content/en/c.md:8: error: duplicate front matter key 'title', first on line 2" in text
 
 
-def test_drafts_are_left_out_and_translations_group_by_key(tmp_path):
+def test_drafts_are_left_out(tmp_path):
     write_files(tmp_path, {"content/en/a.md": GOOD, "content/nl/b.md": GOOD,
                            "content/nl/c.md": GOOD.replace("key: k", "key: other\n    draft: true")})
     articles = _load(tmp_path, ("en", "nl"))
     assert [(a.lang, a.slug) for a in articles] == [("en", "a"), ("nl", "b")]
-    assert [t.lang for t in translations_of(articles[0], articles)] == ["nl"]
 
 
 def test_hostile_markdown_is_sanitized():

@@ -70,6 +70,7 @@ def plain_site(mini_site) -> Path:
 
 # --- the packaged theme and its overrides -----------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_project_without_templates_builds_from_the_packaged_theme(plain_site, tmp_path):
     result = build(plain_site, tmp_path / "out")
     assert result.exit_code == 0, result.output
@@ -77,6 +78,7 @@ def test_a_project_without_templates_builds_from_the_packaged_theme(plain_site, 
     assert any(p.name.startswith("site.") and p.suffix == ".css" for p in (tmp_path / "out/assets").iterdir())
 
 
+@pytest.mark.slow
 def test_a_project_template_asset_and_message_override_the_theme_file_by_file(plain_site, tmp_path):
     packaged = theme.PACKAGED / "templates"
     article = (packaged / "article.html").read_text().replace('<article class="article">',
@@ -101,6 +103,7 @@ def test_a_project_template_asset_and_message_override_the_theme_file_by_file(pl
     assert "Grafieken" in dutch  # every other Dutch string from the packaged catalog
 
 
+@pytest.mark.slow
 def test_an_error_in_a_packaged_template_names_its_place_in_the_package(plain_site, tmp_path, monkeypatch):
     folder = tmp_path / "theme"
     shutil.copytree(theme.PACKAGED / "templates", folder / "templates")
@@ -141,6 +144,7 @@ def chart_site(plain_site) -> Path:
     return plain_site
 
 
+@pytest.mark.slow
 def test_a_project_chart_gets_everything_a_built_in_chart_gets(chart_site, tmp_path):
     out = tmp_path / "out"
     result = build(chart_site, out)
@@ -171,6 +175,7 @@ def test_the_chart_command_exports_a_project_chart(chart_site, tmp_path):
     assert json.loads((tmp_path / "c.json").read_text())["mark"]["type"] == "bar"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("edit, expected", [
     (("import altair as alt", "import altair as alt\n1 / 0"),
      "charts/accelerators.py:3: error: ZeroDivisionError while reading the chart module: division by zero"),
@@ -208,6 +213,7 @@ def test_an_error_in_a_project_chart_is_located_never_a_traceback(chart_site, tm
     assert "Traceback" not in result.output and not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_editing_a_project_chart_rebuilds_it(chart_site, tmp_path):
     out = tmp_path / "out"
     assert build(chart_site, out).exit_code == 0
@@ -221,6 +227,7 @@ def test_editing_a_project_chart_rebuilds_it(chart_site, tmp_path):
 
 # --- site-builder new --------------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_new_writes_a_project_that_builds_at_once_in_every_language(tmp_path):
     project = tmp_path / "report"
     result = CliRunner().invoke(main, ["new", str(project), "-l", "en", "-l", "nl", "-l", "de", "-l", "ar"])
@@ -240,6 +247,15 @@ def test_new_writes_a_project_that_builds_at_once_in_every_language(tmp_path):
     # A new language's untranslated interface is one warning per catalog, not one per string.
     catalog_warnings = [line for line in built.stderr.splitlines() if "messages.po" in line and "warning" in line]
     assert len([w for w in catalog_warnings if "'de'" in w]) == 1
+
+
+def test_a_new_projects_own_chart_exports_without_a_build(tmp_path):
+    """The scaffold's chart (site_builder/scaffold/charts/), quickly: the fast tier builds no new project."""
+    assert CliRunner().invoke(main, ["new", str(tmp_path / "p"), "-l", "en"]).exit_code == 0
+    result = CliRunner().invoke(main, ["chart", "results-by-submitter", "--lang", "en", "--format", "json",
+                                       "--root", str(tmp_path / "p"), "-o", str(tmp_path / "c.json")])
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "c.json").read_text())["mark"]["type"] == "bar"
 
 
 def test_new_takes_a_round_and_says_which_it_has(tmp_path):
@@ -270,6 +286,7 @@ def test_a_language_without_a_starter_text_gets_the_english_one_and_is_told(tmp_
     assert "content/pt/first-look.md is the English starter article: translate it" in result.stderr
 
 
+@pytest.mark.slow
 def test_new_article_scaffolds_a_draft_in_every_language(tmp_path):
     project = tmp_path / "report"
     CliRunner().invoke(main, ["new", str(project), "-l", "en", "-l", "nl"])
@@ -315,6 +332,7 @@ def test_the_wheel_ships_the_theme_and_the_scaffold():
     assert "license" not in config["project"]  # setuptools before 77 rejects the SPDX string form
 
 
+@pytest.mark.slow
 def test_the_readme_chart_example_works_as_written(tmp_path):
     """A project chart written from the README alone: its example, unchanged, in a new project."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -332,6 +350,7 @@ def test_the_readme_chart_example_works_as_written(tmp_path):
     assert (tmp_path / "out/data/results-per-accelerator.csv").is_file()
 
 
+@pytest.mark.slow
 def test_english_fallbacks_are_isolated_in_a_right_to_left_page_only(tmp_path):
     """An interface string shown in English on an Arabic page reads left to right with its punctuation at its
     end (a Unicode isolate around it); translated strings, and pages of left-to-right languages, are as they were."""
@@ -346,6 +365,7 @@ def test_english_fallbacks_are_isolated_in_a_right_to_left_page_only(tmp_path):
     assert "\u2068النتائج حسب" not in chart and "النتائج حسب الجهة المقدِّمة" in chart  # translated: untouched
 
 
+@pytest.mark.slow
 def test_a_language_without_a_content_folder_builds_with_a_warning_and_fails_with_strict(plain_site, tmp_path):
     config = plain_site / "site.toml"
     config.write_text(config.read_text().replace('["en", "nl"]', '["en", "nl", "de"]').replace(

@@ -15,6 +15,8 @@ from tests.site_checks import wait_until
 from tests.test_browser import ALL_CHARTS_DRAWN, browser  # noqa: F401  (the module skips without chromium)
 from tests.test_rtl_browser import CHART_TEXT, SIDEWAYS
 
+pytestmark = pytest.mark.slow  # a real browser
+
 LANGUAGES = ("en", "nl", "it", "vi", "ar")
 WIDTHS = (320, 360, 1280)
 
@@ -57,7 +59,7 @@ def _opener(browser, site: Path, width: int):  # noqa: F811
     def go(path: str):
         page.errors.clear()
         page.goto((site / path).as_uri())
-        wait_until(page, ALL_CHARTS_DRAWN, timeout=20)
+        wait_until(page, ALL_CHARTS_DRAWN)
         return page
 
     return context, go

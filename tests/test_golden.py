@@ -22,6 +22,8 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
+
 from site_builder.build import build_site
 from tests.site_checks import ATOM, atom_problems
 
@@ -116,6 +118,7 @@ def _files(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.slow
 def test_golden_site(tmp_path, monkeypatch, update_golden):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1781222400")
     out = tmp_path / "out"

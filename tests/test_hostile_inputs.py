@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from site_builder.cli import main
-from tests.conftest import ROOT, csv_text, MINI_V60, beside
+from tests.conftest import PATIENCE, ROOT, csv_text, MINI_V60, beside
 
 HELLO = "content/en/hello.md"
 V60 = "data/rounds/v6.0/results.csv"
@@ -52,6 +52,7 @@ def write(site: Path, relative: str, text: str) -> Path:
 
 # Front matter ---------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_impossible_date_names_file_and_line(mini_site, tmp_path):
     edit(mini_site / HELLO, "date: 2026-06-20", "date: 2026-02-30")
     lines = fails(mini_site, tmp_path / "out")
@@ -77,6 +78,7 @@ def test_every_problem_of_a_run_is_reported_at_once(mini_site, tmp_path):
     assert lines[-1] == "build failed: 3 problems; the previous site is unchanged"
 
 
+@pytest.mark.slow
 def test_a_failed_build_leaves_the_previous_site_byte_identical(mini_site, tmp_path):
     out = tmp_path / "out"
     assert build(mini_site, out).exit_code == 0
@@ -90,6 +92,7 @@ def test_a_failed_build_leaves_the_previous_site_byte_identical(mini_site, tmp_p
 
 # Encodings and line endings -------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_bom_and_crlf_are_accepted_in_markdown_and_csv(mini_site, tmp_path):
     for relative in (HELLO, V60, "data/benchmarks.csv"):
         path = mini_site / relative
@@ -101,6 +104,7 @@ def test_bom_and_crlf_are_accepted_in_markdown_and_csv(mini_site, tmp_path):
     assert "DeepSeek-V3 671B" in (tmp_path / "out/en/index.html").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_curated_tables_follow_the_same_encoding_rules(mini_site, tmp_path):
     """accelerators.csv, vendors.csv and display_names.csv: a byte order mark and CRLF are accepted, Latin-1
     is a located error (not a traceback), an unknown column is named."""
@@ -167,6 +171,7 @@ def test_slug_collisions_name_the_slug_lines_of_both_files(mini_site, tmp_path):
 
 # Files in content/ --------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_editor_and_hidden_files_are_ignored_with_a_note_even_with_strict(mini_site, tmp_path):
     folder = mini_site / "content/en"
     (folder / ".#draft.md").symlink_to("user@host.1234:1700000000")  # Emacs lock: a dangling symlink
@@ -291,6 +296,7 @@ def test_po_translation_with_markup_is_an_error_at_its_line(mini_site, own_local
             "'<img', which the source string does not have") in lines
 
 
+@pytest.mark.slow
 def test_po_translations_are_text_in_pages(mini_site, own_locales, tmp_path):
     """A "<" or "&" that is not markup passes the catalog check and is escaped in every page."""
     edit(own_locales, 'msgstr "Grafieken"', 'msgstr "Grafieken <3 & meer"')
@@ -302,6 +308,7 @@ def test_po_translations_are_text_in_pages(mini_site, own_locales, tmp_path):
 
 # CSV downloads ------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_csv_downloads_neutralize_formulas_in_text_cells_only(mini_site, tmp_path):
     """A submitter or system name that a spreadsheet would run as a formula is written with a leading single
     quote, in a quoted cell (OWASP); numbers, negative ones too, stay numbers."""
@@ -393,13 +400,14 @@ def fails_in_a_process(site: Path, out: Path) -> list[str]:
     """Like `fails`, in a child process with a generous timeout: an input that hangs fails the test
     (subprocess.TimeoutExpired) instead of hanging the suite."""
     result = subprocess.run([sys.executable, "-m", "site_builder", "build", "--root", str(site), "--out", str(out)],
-                            capture_output=True, text=True, timeout=120, cwd=site)
+                            capture_output=True, text=True, timeout=PATIENCE, cwd=site)
     assert "Traceback" not in result.stderr and "panicked" not in result.stderr, result.stderr
     assert result.returncode == 1, result.stderr
     assert not out.exists()
     return result.stderr.splitlines()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("score", ["1e308", "1e-300", "5e9"])
 def test_a_huge_or_tiny_score_is_refused_at_its_row(mini_site, tmp_path, score):
     edit(mini_site / V60, "PyTorch,deepseekv3_671b,20.5", f"PyTorch,deepseekv3_671b,{score}")
@@ -416,6 +424,7 @@ def test_a_zero_rcp_scaling_factor_is_refused_at_its_row(mini_site, tmp_path):
             in lines), lines
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("number", ["²", "٣"])
 def test_a_run_number_in_other_digits_is_located_in_the_article(mini_site, tmp_path, number):
     csv = mini_site / V60
@@ -435,6 +444,7 @@ CLAIM = ("- id: {id}\n  statement: {{en: a, nl: b}}\n  source: {{outlet: o, date
 GOOD = {"id": "x", "date": "2026-06-16", "asserts": "'= 5'", "tolerance": "'0.5'"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("registry, expected", [
     (BILLION_LAUGHS + CLAIM.format(**{**GOOD, "tolerance": "*i"}), "expand to more than 100,000 values"),
     (BILLION_LAUGHS + CLAIM.format(**{**GOOD, "id": "*i"}), "expand to more than 100,000 values"),
@@ -450,6 +460,7 @@ def test_hostile_yaml_in_claims_is_a_located_error(mini_site, tmp_path, registry
                for line in lines), lines
 
 
+@pytest.mark.slow
 def test_a_template_that_includes_itself_is_a_located_error(mini_site, own_templates, tmp_path):
     write(mini_site, "templates/_menu.html", '{% include "_menu.html" %}\n')
     lines = fails_in_a_process(mini_site, tmp_path / "out")
@@ -457,6 +468,7 @@ def test_a_template_that_includes_itself_is_a_located_error(mini_site, own_templ
                for line in lines), lines
 
 
+@pytest.mark.slow
 def test_a_template_that_extends_itself_is_a_located_error(mini_site, own_templates, tmp_path):
     edit(own_templates / "base.html", "<!doctype html>", "{% extends 'base.html' %}<!doctype html>")
     lines = fails_in_a_process(mini_site, tmp_path / "out")
@@ -477,6 +489,7 @@ def _spec(title: str) -> dict:
             "data": {"values": [{"a": 1}]}, "encoding": {"x": {"field": "a", "type": "quantitative"}}}
 
 
+@pytest.mark.slow
 def test_a_renderer_that_panics_is_a_failure_of_that_chart_alone(tmp_path, monkeypatch):
     from site_builder import images
     monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "cache"))

@@ -73,6 +73,7 @@ def _used_msgids():
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", SHIPPED)
 def test_every_msgid_in_code_is_in_the_catalog(code):
     catalog_ids = {m.id[0] if isinstance(m.id, tuple) else m.id for m in _catalog(code) if m.id}

@@ -147,6 +147,7 @@ def test_a_build_with_no_change_writes_nothing(mini_site, warm_cache, tmp_path):
     assert identities(out) == before and out.stat().st_ino == folder
 
 
+@pytest.mark.slow
 def test_an_edit_rewrites_only_what_changed_and_equals_a_cold_build(mini_site, warm_cache, tmp_path, monkeypatch):
     incremental = tmp_path / "incremental"
     build_site(mini_site, incremental, jobs=1)
@@ -181,6 +182,7 @@ EDITS = {  # name -> (file, old text, new text): each kind of input a page can d
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("edit", list(EDITS))
 def test_an_incremental_build_equals_a_cold_one_whatever_changed(mini_site, warm_cache, tmp_path, monkeypatch, edit):
     """Pages are carried over by the key of their inputs: every kind of change must make exactly the site a
@@ -285,6 +287,7 @@ def test_a_markdown_problem_is_reported_on_every_build(mini_site, tmp_path, monk
         assert "hello.md" in str(caught.value)
 
 
+@pytest.mark.slow
 def test_charts_are_built_once_per_inputs(mini_site, warm_cache, tmp_path, monkeypatch):
     for entry in (warm_cache / "renders").glob("*.chart"):
         entry.unlink()  # kept by another build of the same site
@@ -301,6 +304,7 @@ def test_charts_are_built_once_per_inputs(mini_site, warm_cache, tmp_path, monke
     assert "DeepSeek-V3 (671B)" in (tmp_path / "c/charts/en/fastest-per-benchmark.vl.json").read_text()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "empty", "flipped"])
 def test_a_corrupt_cache_entry_is_ignored_and_rebuilt(mini_site, warm_cache, tmp_path, damage):
     for entry in (warm_cache / "renders").glob("*"):
@@ -333,6 +337,7 @@ def test_clearing_the_cache_removes_build_entries(mini_site, warm_cache, tmp_pat
 
 # --- --jobs ----------------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_one_and_two_jobs_build_the_same_site(mini_site, warm_cache, tmp_path):
     build_site(mini_site, tmp_path / "one", jobs=1)
     build_site(mini_site, tmp_path / "two", jobs=2)
@@ -345,6 +350,7 @@ def test_workers_return_results_in_order_and_one_job_uses_no_pool(monkeypatch):
     assert parallel.run(lambda shared, item: os.getpid(), range(5), 1) == [os.getpid()] * 5
 
 
+@pytest.mark.slow
 def test_page_problems_from_workers_are_reported_together(mini_site, warm_cache, tmp_path):
     templates = mini_site / "templates"
     shutil.copytree(Path(__file__).resolve().parent.parent / "site_builder/theme/templates", templates)
@@ -411,6 +417,7 @@ def test_an_unchanged_build_does_no_work(mini_site, warm_cache, tmp_path, monkey
         first.files, first.pages, first.charts, first.warnings, first.notes, 0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("change", ["article", "template", "catalog", "data", "site.toml", "date", "strict",
                                     "output edited", "output file added", "cache cleared"])
 def test_any_change_makes_a_real_build(mini_site, warm_cache, tmp_path, monkeypatch, change):
@@ -483,6 +490,7 @@ def chart_inputs():
     return chart_catalog.load_inputs(config.data_dir, config.round, config.previous_round, root), languages
 
 
+@pytest.mark.slow
 def test_each_chart_is_validated_once_per_language(monkeypatch):
     from altair.utils import schemapi
 

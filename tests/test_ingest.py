@@ -19,7 +19,7 @@ from site_builder.cli import main
 from site_builder.data import load_dataset
 from site_builder.hardware import load_hardware
 from site_builder.ingest import ingest_results
-from tests.conftest import ROOT, SHARED_DATA
+from tests.conftest import PATIENCE, ROOT, SHARED_DATA
 
 pytest.importorskip("mlperf_logging", reason="mlperf-logging (the ingest extra) is not installed")
 
@@ -106,6 +106,7 @@ def messages(report) -> list[str]:
 
 # --- the real thing -------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.skipif(not RAW_SAMPLE.is_dir(), reason="../shared/data/mlperf-training is not present "
                     "(it is beside the project checkout only, not in a user's clone)")
 def test_raw_sample_scores_and_systems_equal_the_published_table():
@@ -152,6 +153,7 @@ def test_scores_a_synthetic_repository_by_the_official_rules(tmp_path):
     assert row["metadata_source"] == "system description Acme/systems/acme_2x8.json"
 
 
+@pytest.mark.slow
 def test_scores_equal_the_official_summarizer_run_on_the_same_repository(tmp_path):
     from mlperf_logging.result_summarizer.result_summarizer import summarize_results
 
@@ -259,6 +261,7 @@ def _outside(path: Path) -> None:
     path.symlink_to(elsewhere)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spoil, reason", [
     (_fifo, "is not a regular file"), (_dev_zero, "is a symlink to /dev/zero, outside the repository"),
     (_huge, "is 1073741824 bytes; the limit is 67108864"), (_outside, "outside the repository")])
@@ -269,7 +272,7 @@ def test_a_fifo_dev_zero_huge_or_outside_log_is_refused_by_name_without_reading(
     # a subprocess with a timeout: before the fix, the FIFO and /dev/zero made ingest never return
     result = subprocess.run([sys.executable, "-m", "site_builder", "ingest", str(tmp_path / "out" / "repo"),
                              "--round", "v5.1", "--root", str(tmp_path / "p"), "--out", "-"],
-                            capture_output=True, text=True, timeout=300)
+                            capture_output=True, text=True, timeout=PATIENCE)
     assert result.returncode == 0, result.stderr
     assert ("Acme/results/acme_2x8/llama2_70b_lora: warning: result not scored: unreadable log result_3.txt"
             in result.stderr) and reason in result.stderr

@@ -11,6 +11,7 @@ import tempfile
 import unicodedata
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -18,6 +19,8 @@ from site_builder.content import SLUG_MAX_LENGTH, file_slug, load_article, parse
 from site_builder.data import load_dataset
 from site_builder.errors import Collector, SiteError
 from tests.conftest import MINI_BENCHMARKS, MINI_V51, MINI_V60, csv_text
+
+pytestmark = pytest.mark.slow  # hypothesis property tests
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CSV_SETTINGS = settings(SETTINGS, max_examples=60)  # each example loads a whole dataset

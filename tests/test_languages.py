@@ -10,6 +10,7 @@ from site_builder.content import load_articles
 from site_builder.errors import SiteError
 from tests.site_checks import broken_links, scan
 
+@pytest.mark.slow
 def test_a_language_added_by_config_and_content_only(arabic_site, tmp_path):
     report = build_site(arabic_site, tmp_path / "out")
     out = tmp_path / "out"

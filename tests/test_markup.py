@@ -51,6 +51,7 @@ def test_a_list_right_after_a_line_of_text_is_a_list():
     assert "<ul>\n<li>first point</li>\n<li>second point</li>\n</ul>" in html
 
 
+@pytest.mark.slow
 def test_pathological_inputs_complete():
     # Python-Markdown needed minutes for these; the plugins' own rules were quadratic on the next three.
     assert render_markdown("[" * 20_000).count("[") == 20_000

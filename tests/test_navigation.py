@@ -74,6 +74,7 @@ def test_a_bad_display_name_file_fails_the_build_and_keeps_the_site(mini_site, t
     assert "Traceback" not in result.output
 
 
+@pytest.mark.slow
 def test_display_names_reach_readers_and_raw_ids_stay_in_anchors(mini_site, tmp_path):
     (mini_site / "data/display_names.csv").write_text(csv_text("""
         kind,id,display_name,note
@@ -102,6 +103,7 @@ def test_display_names_in_generated_sentences_replace_whole_ids_only(shipped_sit
     assert "(Google, 256 × GB200)" in page and "Google_1" not in page
 
 
+@pytest.mark.slow
 def test_a_submitter_without_a_display_name_is_a_note(mini_site, tmp_path):
     (mini_site / "data/display_names.csv").write_text("kind,id,display_name\nsubmitter,Acme,Acme Corp\n")
     report = build_site(mini_site, tmp_path / "out")
@@ -125,6 +127,7 @@ def test_benchmark_headline_states_the_finding_before_chart_and_spec_sheet(shipp
                          r'<data value="2.0206">', html), lang
 
 
+@pytest.mark.slow
 def test_ties_are_named_and_no_score_is_said(mini_site, tmp_path):
     results = mini_site / "data/rounds/v6.0/results.csv"
     text = results.read_text().replace("Acme,a512,a512,GB300,NVIDIA,GB300,4,128,512,Grace,PyTorch,deepseekv3_671b,20.5",
@@ -250,6 +253,7 @@ def test_benchmark_page_links_its_charts_and_the_articles_that_cite_it(shipped_s
 
 # Base URL ---------------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_placeholder_base_url_warns_with_its_line_and_fails_strict(mini_site, tmp_path):
     lenient = CliRunner().invoke(main, ["build", "--root", str(mini_site), "--out", str(tmp_path / "a")])
     assert lenient.exit_code == 0
@@ -263,6 +267,7 @@ def test_placeholder_base_url_warns_with_its_line_and_fails_strict(mini_site, tm
     assert "is a placeholder" not in real.stderr
 
 
+@pytest.mark.slow
 def test_embed_code_and_citation_say_when_the_address_is_a_placeholder(mini_site, tmp_path):
     build_site(mini_site, tmp_path / "a")
     chart = (tmp_path / "a/en/charts/fastest-per-benchmark/index.html").read_text()
@@ -275,6 +280,7 @@ def test_embed_code_and_citation_say_when_the_address_is_a_placeholder(mini_site
     assert f"{REAL_URL}en/charts/fastest-per-benchmark/</p>" in chart
 
 
+@pytest.mark.slow
 def test_404_has_no_base_with_a_placeholder_and_the_site_path_with_a_real_address(mini_site, tmp_path):
     build_site(mini_site, tmp_path / "a")
     assert "<base" not in (tmp_path / "a/404.html").read_text()
@@ -292,6 +298,7 @@ def test_which_addresses_are_placeholders(url, placeholder):
     assert is_placeholder_url(url) is placeholder
 
 
+@pytest.mark.slow
 def test_base_url_option_placeholders_warn_but_a_local_preview_address_does_not(mini_site, tmp_path):
     doc = CliRunner().invoke(main, ["build", "--root", str(mini_site), "--out", str(tmp_path / "a"),
                                     "--base-url", "https://example.com/x/"])

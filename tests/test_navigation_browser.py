@@ -19,6 +19,8 @@ from site_builder.config import load_config
 from tests.conftest import ROOT
 from tests.test_browser import browser, served  # noqa: F401  (fixtures shared with the browser tests)
 
+pytestmark = pytest.mark.slow  # a real browser
+
 LANGUAGES = load_config(ROOT).languages
 WIDTHS = (320, 360, 1280)
 PAGES = ("index.html", "benchmarks/index.html", "benchmarks/deepseekv3-671b/index.html",

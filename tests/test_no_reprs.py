@@ -11,6 +11,8 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
+
 from site_builder.build import build_site
 from tests.conftest import write_files
 from tests.test_translation_workflow import CLAIMS
@@ -81,6 +83,7 @@ def reprs_in(out: Path) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_a_site_without_a_previous_round_shows_no_reprs(mini_site, tmp_path):
     config = mini_site / "site.toml"
     config.write_text(config.read_text().replace('previous_round = "v5.1"\n', ""))

@@ -288,6 +288,7 @@ MINI_WITH_IDS = (HEADER + ",result_id,submitter_dir,score_method,score_decimals"
         ",6.0-0103,Beta,computed-from-logs,4", ",,Beta,not-computed,")))) + "\n"
 
 
+@pytest.mark.slow
 def test_mlcommons_result_ids_are_shown_when_the_data_has_them(tmp_path):
     files = mini_site_files()
     files["data/rounds/v6.0/results.csv"] = MINI_WITH_IDS

@@ -1,8 +1,12 @@
 """A result's detail view in a real browser: it opens by keyboard on a phone-sized screen without widening the
 page, and a link to a row of the previous round's (collapsed) table lands on a visible row."""
 
+import pytest
+
 from tests.test_browser import _open, browser, served  # noqa: F401  (fixtures shared with the browser tests)
 from site_builder.paths import result_anchor
+
+pytestmark = pytest.mark.slow  # a real browser
 
 
 def test_detail_view_opens_by_keyboard_at_360_px_without_widening_the_page(browser, served):  # noqa: F811

@@ -11,6 +11,8 @@ from tests.conftest import ARABIC_ARTICLE, mini_site_files, write_files
 from tests.site_checks import wait_until
 from tests.test_browser import ALL_CHARTS_DRAWN, browser  # noqa: F401  (the module skips without chromium)
 
+pytestmark = pytest.mark.slow  # a real browser
+
 WIDTHS = (320, 360, 1280)
 TITLES = {"ar": "تقرير مصغر", "he": "דוח מקוצר"}
 HEBREW_ARTICLE = """
@@ -83,7 +85,7 @@ def open_page(browser):  # noqa: F811
         page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
         page.goto((site / path).as_uri())
         if context_options.get("java_script_enabled", True):
-            wait_until(page, ALL_CHARTS_DRAWN, timeout=20)
+            wait_until(page, ALL_CHARTS_DRAWN)
         pages.append(context)
         return page
 

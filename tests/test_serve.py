@@ -27,7 +27,7 @@ from site_builder import serve as serve_module
 from site_builder.build import build_site
 from site_builder.cli import main
 from site_builder.serve import EVENTS, SCRIPT, STATUS, inject_script, serve
-from tests.conftest import ROOT
+from tests.conftest import PATIENCE, ROOT
 from tests.site_checks import wait_until
 
 ARTICLE = "content/en/hello.md"
@@ -49,14 +49,14 @@ def serving(root: Path, log: list[str] | None = None):
 
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
-    assert started.wait(120), "serve did not start"
+    assert started.wait(PATIENCE), "serve did not start"
     if failure:
         raise failure[0]
     try:
         yield urls[0]
     finally:
         stop.set()
-        thread.join(30)
+        thread.join(PATIENCE)
         assert not thread.is_alive(), "serve did not stop"
     if failure:
         raise failure[0]
@@ -64,7 +64,7 @@ def serving(root: Path, log: list[str] | None = None):
 
 def fetch(url: str) -> tuple[int, str]:
     try:
-        with urllib.request.urlopen(url, timeout=10) as response:
+        with urllib.request.urlopen(url, timeout=PATIENCE) as response:
             return response.status, response.read().decode("utf-8")
     except urllib.error.HTTPError as error:
         return error.code, error.read().decode("utf-8")
@@ -74,7 +74,7 @@ def status_of(url: str) -> dict:
     return json.loads(fetch(url + STATUS.lstrip("/"))[1])
 
 
-def wait_for(url: str, predicate, timeout: float = 90) -> dict:
+def wait_for(url: str, predicate, timeout: float = PATIENCE) -> dict:
     deadline = time.monotonic() + timeout
     while True:
         status = status_of(url)
@@ -89,7 +89,7 @@ class EventStream:
 
     def __init__(self, url: str) -> None:
         host, port = url.split("//")[1].rstrip("/").split(":")
-        self.connection = http.client.HTTPConnection(host, int(port), timeout=60)
+        self.connection = http.client.HTTPConnection(host, int(port), timeout=PATIENCE)
         self.connection.request("GET", EVENTS)
         self.socket = self.connection.sock  # the response takes it over; kept to end the stream
         response = self.connection.getresponse()
@@ -107,7 +107,7 @@ class EventStream:
                 elif line.startswith("data: ") and event == "status":
                     self.payloads.put(json.loads(line[len("data: "):]))
 
-    def next(self, timeout: float = 90) -> dict:
+    def next(self, timeout: float = PATIENCE) -> dict:
         return self.payloads.get(timeout=timeout)
 
     def close(self) -> None:
@@ -130,6 +130,7 @@ def test_inject_script_goes_before_the_last_body_end_tag():
     assert inject_script(b"<p>fragment", 1).startswith(b"<p>fragment<script src=")
 
 
+@pytest.mark.slow
 def test_a_writer_edits_breaks_and_fixes_an_article(mini_site, monkeypatch):
     folders = []
     real_mkdtemp = serve_module.tempfile.mkdtemp
@@ -176,6 +177,7 @@ def test_a_writer_edits_breaks_and_fixes_an_article(mini_site, monkeypatch):
     assert not work.exists()  # the private folder goes with the server
 
 
+@pytest.mark.slow
 def test_first_build_failing_serves_a_placeholder_until_fixed_then_the_site(mini_site):
     article = mini_site / ARTICLE
     good = article.read_text()
@@ -196,11 +198,12 @@ def test_first_build_failing_serves_a_placeholder_until_fixed_then_the_site(mini
         code, robots = fetch(url + "robots.txt")  # other files exactly as built
         assert code == 200 and "Sitemap:" in robots and SCRIPT not in robots
         request = urllib.request.Request(url + PAGE, method="HEAD")
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=PATIENCE) as response:
             assert response.status == 200 and int(response.headers["Content-Length"]) > 0
             assert response.headers["Cache-Control"] == "no-store"
 
 
+@pytest.mark.slow
 def test_site_toml_changes_rebuild_and_a_moved_content_folder_is_watched(mini_site):
     with serving(mini_site) as url:
         config = mini_site / "site.toml"
@@ -248,13 +251,17 @@ def test_open_starts_a_browser_at_the_served_address(mini_site, monkeypatch, fla
     assert result.exit_code == 0 and calls == opened
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("when", ["building ", "serving "])
 def test_ctrl_c_stops_the_command_cleanly(mini_site, tmp_path, when):
     private_tmp = tmp_path / "tmp"
     private_tmp.mkdir()
     env = {**os.environ, "TMPDIR": str(private_tmp), "PYTHONPATH": str(Path(__file__).parent.parent)}
+    # Ctrl-C's default action even when this run ignores it (a shell starts background jobs so, and a child
+    # inherits it): otherwise the signal below is ignored, and the test waits for a command that never stops.
     process = subprocess.Popen([sys.executable, "-m", "site_builder", "serve", "--root", str(mini_site),
-                                "--port", "0"], stderr=subprocess.PIPE, text=True, env=env)
+                                "--port", "0"], stderr=subprocess.PIPE, text=True, env=env,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         for line in process.stderr:
             if line.startswith(when):
@@ -264,7 +271,7 @@ def test_ctrl_c_stops_the_command_cleanly(mini_site, tmp_path, when):
             url = re.search(r"http://127\.0\.0\.1:\d+/", line).group(0)
             assert fetch(url + PAGE)[0] == 200
         process.send_signal(signal.SIGINT)
-        rest = process.communicate(timeout=30)[1]  # a hang fails here instead of blocking the suite
+        rest = process.communicate(timeout=PATIENCE)[1]  # a hang fails here instead of blocking the suite
         assert process.returncode == 0
     finally:
         if process.poll() is None:
@@ -292,6 +299,7 @@ def test_build_without_a_terminal_prints_one_summary_line(mini_site, tmp_path):
     assert len(lines) == 1 and lines[0].startswith("built ")  # notes (charts left out here) come before it
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_build_on_a_terminal_draws_a_progress_bar(mini_site, tmp_path):
     import pty
@@ -306,7 +314,7 @@ def test_build_on_a_terminal_draws_a_progress_bar(mini_site, tmp_path):
         while chunk := os.read(leader, 4096):
             output += chunk
     os.close(leader)
-    assert process.wait(60) == 0
+    assert process.wait(PATIENCE) == 0
     text = output.decode("utf-8", "replace")
     assert "building" in text and "rendering pages" in text and "100%" in text
     assert re.search(r"built .*: 2 languages \(en, nl\), \d+ pages", text)
@@ -326,6 +334,7 @@ CSP = ('<meta http-equiv="Content-Security-Policy" content="default-src \'self\'
        'style-src \'self\'; img-src \'self\' data:">')
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(NO_BROWSER, reason="chromium or playwright is not installed "
                                        "(set SITE_BUILDER_REQUIRE_BROWSER=1 to fail instead)")
 def test_browser_reloads_on_edit_and_shows_the_overlay_until_fixed(mini_site, tmp_path):
@@ -347,10 +356,10 @@ def test_browser_reloads_on_edit_and_shows_the_overlay_until_fixed(mini_site, tm
             with page.expect_request(lambda request: request.url.endswith(EVENTS)):  # the script listens
                 page.goto(url + PAGE)
             assert CSP.split('"')[3] in page.content().replace("&#39;", "'")  # the policy is really there
-            wait_until(page, "() => document.querySelector('script[data-generation=\"1\"]') !== null", timeout=30)
+            wait_until(page, "() => document.querySelector('script[data-generation=\"1\"]') !== null")
 
             edit(mini_site, "Some text with a footnote.", "Seen in the browser after saving.")
-            wait_until(page, "() => document.body.innerText.includes('Seen in the browser after saving.')", timeout=90)
+            wait_until(page, "() => document.body.innerText.includes('Seen in the browser after saving.')")
             assert page.locator("script[data-generation='2']").count() == 1  # a reload, not a patch
 
             dutch = mini_site / "content/nl/hallo.md"
@@ -359,9 +368,9 @@ def test_browser_reloads_on_edit_and_shows_the_overlay_until_fixed(mini_site, tm
             dutch.write_text(good_dutch.replace("key: hello", f'key: hello\n"{hostile}": 1'))
             edit(mini_site, 'title: "Hello, round"', 'title: "Hello, round\nbroken: [')
             overlay = page.get_by_role("alert")
-            overlay.wait_for(timeout=90000)
+            overlay.wait_for(timeout=PATIENCE * 1000)
             wait_until(page, "() => document.getElementById('site-builder-errors')"
-                                   ".innerText.includes('2 problems')", timeout=90)  # all of them
+                                   ".innerText.includes('2 problems')")  # all of them
             assert overlay.get_attribute("id") == "site-builder-errors"
             text = overlay.inner_text()
             assert f"{ARTICLE}:5: error: invalid YAML front matter" in text
@@ -372,8 +381,8 @@ def test_browser_reloads_on_edit_and_shows_the_overlay_until_fixed(mini_site, tm
 
             dutch.write_text(good_dutch)
             edit(mini_site, 'title: "Hello, round\nbroken: [', 'title: "Fixed in the browser"')
-            wait_until(page, "() => document.title.startsWith('Fixed in the browser')", timeout=90)
-            wait_until(page, "() => document.querySelector('script[data-generation=\"3\"]') !== null", timeout=30)
+            wait_until(page, "() => document.title.startsWith('Fixed in the browser')")
+            wait_until(page, "() => document.querySelector('script[data-generation=\"3\"]') !== null")
             assert page.locator("#site-builder-errors").count() == 0
             assert not errors, errors  # no CSP violation, no script error
         finally:
@@ -385,7 +394,7 @@ def test_browser_reloads_on_edit_and_shows_the_overlay_until_fixed(mini_site, tm
 def request(url: str, path: str, host: str | None = None) -> tuple[int, bytes]:
     """One GET with a Host header of our choosing; the server must answer (no dropped connection)."""
     address, port = url.split("//")[1].rstrip("/").split(":")
-    connection = http.client.HTTPConnection(address, int(port), timeout=60)
+    connection = http.client.HTTPConnection(address, int(port), timeout=PATIENCE)
     try:
         connection.request("GET", path, headers={"Host": host} if host is not None else {})
         response = connection.getresponse()
@@ -402,6 +411,7 @@ def test_serve_listens_on_loopback_by_default():
     assert option.default == "127.0.0.1"
 
 
+@pytest.mark.slow
 def test_a_foreign_host_header_is_refused_and_the_server_s_own_names_are_served(mini_site):
     """DNS rebinding: a page of evil.example, whose name now points at 127.0.0.1, must not read the preview."""
     with serving(mini_site) as url:
@@ -415,6 +425,7 @@ def test_a_foreign_host_header_is_refused_and_the_server_s_own_names_are_served(
             assert status == 200 and b"Hello, round" in body, host
 
 
+@pytest.mark.slow
 def test_an_overlong_path_segment_gets_an_answer(mini_site):
     with serving(mini_site) as url:
         for path in ("/" + "a" * 300, "/en/" + "%C3%A9" * 200 + "/index.html", "/" + "a" * 256 + "/x"):
@@ -423,17 +434,18 @@ def test_an_overlong_path_segment_gets_an_answer(mini_site):
         assert request(url, "/" + "a" * 255)[0] == 404  # as long as a file name may be: just not found
 
 
+@pytest.mark.slow
 def test_a_client_leaving_early_is_one_line_in_the_log_not_a_traceback(mini_site, capfd):
     import struct
 
     log: list[str] = []
     with serving(mini_site, log) as url:
         address, port = url.split("//")[1].rstrip("/").split(":")
-        client = socket.create_connection((address, int(port)), timeout=60)
+        client = socket.create_connection((address, int(port)), timeout=PATIENCE)
         client.sendall(b"GET /en/ HT")  # half a request line, then a reset: the server's read fails
         client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         client.close()
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + PATIENCE
         while not any("closed the connection early" in line for line in log):
             assert time.monotonic() < deadline, log
             time.sleep(0.05)

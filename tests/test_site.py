@@ -5,6 +5,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 
 from site_builder.build import build_site
 from tests.conftest import ROOT
@@ -99,6 +100,7 @@ def test_vietnamese_chart_carries_decimal_comma_locale(shipped_site: Path):
     assert nl["title"]["text"] != en["title"]["text"]
 
 
+@pytest.mark.slow
 def test_two_builds_are_byte_identical(tmp_path, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1781222400")  # 2026-06-12
     first, second = tmp_path / "a", tmp_path / "b"

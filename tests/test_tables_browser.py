@@ -16,8 +16,10 @@ from pathlib import Path
 import pytest
 
 from site_builder.config import load_config
-from tests.conftest import ROOT
+from tests.conftest import PATIENCE, ROOT
 from tests.site_checks import validator_file
+
+pytestmark = pytest.mark.slow  # a real browser
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 REQUIRED = os.environ.get("SITE_BUILDER_REQUIRE_BROWSER") == "1"  # CI sets this: no silent skip there
@@ -248,7 +250,7 @@ def test_article_tables_scroll_in_a_focusable_box_with_a_shadow_cue(browser, ser
                 scrolled += 1
                 box.focus()
                 page.keyboard.press("ArrowRight")
-                deadline = time.monotonic() + 10  # polled here: wait_for_function would need eval, which CSP blocks
+                deadline = time.monotonic() + PATIENCE  # polled: wait_for_function would need eval, which CSP blocks
                 while not box.evaluate("b => b.scrollLeft > 0"):
                     assert time.monotonic() < deadline
                     page.wait_for_timeout(100)

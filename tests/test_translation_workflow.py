@@ -67,6 +67,7 @@ def _empty_catalog(site: Path, code: str) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("catalog", ["none", "empty", "update"])
 def test_a_new_language_builds_with_a_few_summarizing_warnings(mini_site, tmp_path, catalog):
     site = _own_project(mini_site)
@@ -99,6 +100,7 @@ def test_a_new_language_builds_with_a_few_summarizing_warnings(mini_site, tmp_pa
     assert any("error:" in line and "language 'de'" in line for line in strict_lines)
 
 
+@pytest.mark.slow
 def test_strict_lists_each_missing_claim_text_at_its_line(mini_site, tmp_path):
     site = _own_project(mini_site)
     _empty_catalog(site, "de")
@@ -152,6 +154,7 @@ def test_check_catalogs_lists_every_message_shown_in_english(mini_site):
     assert unknown.exit_code == 1 and "site.toml: error: language 'fr' is not one of" in unknown.stderr
 
 
+@pytest.mark.slow
 def test_extract_and_update_make_a_projects_catalogs(mini_site, tmp_path):
     site = _own_project(mini_site)
     write_files(site, {

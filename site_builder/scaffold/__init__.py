@@ -33,10 +33,6 @@ def available_rounds() -> list[str]:
     return sorted(rounds, key=lambda name: tuple(int(n) for n in name[1:].split(".")), reverse=True)
 
 
-def starter_languages() -> list[str]:
-    return sorted(p.stem for p in (HERE / "articles").glob("*.md"))
-
-
 @dataclass(frozen=True)
 class Created:
     files: list[Path]

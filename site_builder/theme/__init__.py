@@ -36,10 +36,6 @@ class Theme:
                 found.update({path.name: path for path in assets.iterdir() if path.is_file()})
         return dict(sorted(found.items()))
 
-    def template_file(self, name: str) -> Path | None:
-        """The file a template name resolves to (the first folder that has it)."""
-        return next((folder / name for folder in self.template_dirs if (folder / name).is_file()), None)
-
 
 def packaged_problem() -> Problem | None:
     """One clear problem when the installed package lacks its default theme (a broken install), instead of
