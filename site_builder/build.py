@@ -17,7 +17,7 @@ from pathlib import Path
 
 from site_builder import assets, parallel, uptodate
 from site_builder.config import load_config
-from site_builder.errors import Problem, SiteError
+from site_builder.errors import Problem, SiteError, shown_from
 
 
 @dataclass(frozen=True)
@@ -77,6 +77,12 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
     output are unchanged since the last one does nothing and returns that build's report (with `written == 0`
     and no `stages`). Same as `site-builder build`, which calls it.
     """
+    with shown_from(root):  # every problem of the build names its file relative to the project
+        return _build(root, out_dir, base_url, strict, jobs, progress)
+
+
+def _build(root: Path, out_dir: Path | None, base_url: str | None, strict: bool, jobs: int | None,
+           progress: Callable[[int, int, str], None] | None) -> BuildReport:
     started = time.perf_counter()
     config = load_config(root, base_url)
     out_dir = out_dir if out_dir is not None else root / "_site"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,9 +45,24 @@ class SiteError(Exception):
         return type(self), (self.problems,)
 
 
+_project: ContextVar[Path | None] = ContextVar("project", default=None)
+
+
+@contextlib.contextmanager
+def shown_from(root: Path):
+    """While this holds, problems name files relative to `root` (the project folder): the build and the commands
+    say once where the project is, instead of handing its folder down to every stage that reads a file."""
+    token = _project.set(root)
+    try:
+        yield
+    finally:
+        _project.reset(token)
+
+
 def display_path(path: Path | str, root: Path | None = None) -> str:
-    """A path as the user typed it: relative to the project root where possible."""
+    """A path as the user typed it: relative to the project root (`root`, else `shown_from`'s) where possible."""
     path = Path(path)
+    root = root if root is not None else _project.get()
     if root is not None:
         try:
             return path.resolve().relative_to(root.resolve()).as_posix()

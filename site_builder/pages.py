@@ -236,7 +236,7 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
     names = names or DisplayNames()
     common = {"config": config, "updated": updated, "names": names,
               "lang_names": {lang.code: lang.native_name for lang in languages}}
-    round_infos = {name: load_round_info(config.data_dir, name, config.root)
+    round_infos = {name: load_round_info(config.data_dir, name)
                    for name in (config.round, config.previous_round) if name}
     plan = _Plan(config, dataset, articles, {(c.lang, c.id): c for c in charts}, codes, common, round_benchmarks,
                  metrics.headline(current), metrics.fastest_per_benchmark(current, round_benchmarks), bound,
@@ -313,7 +313,7 @@ def _home_context(plan: _Plan, lang: Language) -> HomeView:
 
 def round_label(config: SiteConfig) -> str:
     """How readers see the round named (round.toml's label, else the round's name)."""
-    return load_round_info(config.data_dir, config.round, config.root).label
+    return load_round_info(config.data_dir, config.round).label
 
 
 def _largest_note(headline: metrics.Headline, lang: Language, names: DisplayNames) -> str:

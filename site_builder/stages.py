@@ -97,7 +97,7 @@ def read_languages(state: BuildState) -> None:
     state.cache_state = _folder_mtime(assets.cache_dir() / "renders")  # an entry added changes it (a use does not)
     theme = config.theme  # without a theme there is nothing to render: its error stops the build here
     for code in config.languages:
-        language, found = i18n.load_language(code, theme.locale_dirs, root, config.locales_dir)
+        language, found = i18n.load_language(code, theme.locale_dirs, own=config.locales_dir)
         state.languages.append(language)
         state.problems.problems += [p for p in found if p.severity == "error"]
         state.warnings += [p for p in found if p.severity != "error"]
@@ -112,10 +112,10 @@ def read_data(state: BuildState) -> None:
     own charts (charts/*.py)."""
     config = state.config
     try:
-        state.inputs = chart_catalog.load_inputs(config.data_dir, config.round, config.previous_round, config.root)
+        state.inputs = chart_catalog.load_inputs(config.data_dir, config.round, config.previous_round)
     except SiteError as error:
         state.problems.extend(error)
-    state.project_charts, found = chart_catalog.load_project_charts(config.charts_dir, config.root)
+    state.project_charts, found = chart_catalog.load_project_charts(config.charts_dir)
     state.warnings += found
 
 
@@ -137,8 +137,8 @@ def read_content(state: BuildState) -> None:
     """Every article; with --strict, the warnings found so far become errors (notes never fail a build)."""
     config = state.config
     try:
-        loaded = content.load_articles(config.content_dir, config.languages, config.root, state.warnings,
-                                       state.jobs, compact=True)
+        loaded = content.load_articles(config.content_dir, config.languages, warnings=state.warnings,
+                                       jobs=state.jobs, compact=True)
         state.articles = freshness.Collection("articles", loaded, identity=lambda article: article.source)
     except SiteError as error:
         state.problems.extend(error)
@@ -153,7 +153,7 @@ def bind_figures_and_claims(state: BuildState) -> None:
     dataset, names = inputs.dataset, inputs.names  # display names are loaded with the data
     missing_names = names.missing("submitter", dataset.results["submitter"])
     if missing_names and (config.data_dir / "display_names.csv").exists():
-        shown = display_path(config.data_dir / "display_names.csv", config.root)
+        shown = display_path(config.data_dir / "display_names.csv")
         state.warnings.append(Problem("no display name for submitter " + ", ".join(f"'{m}'" for m in missing_names)
                                       + "; shown as the raw id", shown, severity="note"))
     figure_context = figures.FigureContext(dataset, config.round, config.previous_round)
