@@ -463,7 +463,7 @@ def evaluate_claims(config: SiteConfig, context: FigureContext, strict: bool = F
     path = config.data_dir / "rounds" / config.round / REGISTRY_FILE
     if not path.is_file():
         return ()
-    shown = display_path(path)
+    shown = display_path(path, config.root)
     problems = Collector()
     verdicts = []
     languages = _Languages(config.languages, config.default_language, strict)

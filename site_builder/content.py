@@ -15,7 +15,7 @@ import yaml
 from slugify import slugify
 
 from site_builder import cache, freshness, parallel, paths, safe_yaml, sources
-from site_builder.errors import Collector, Problem, display_path
+from site_builder.errors import Collector, Problem, display_path, project_root
 from site_builder.markup import Rendered, Shortcode, render
 
 # Parsing is linear now, but an article is prose: 30 times the longest shipped one is surely a mistake
@@ -369,7 +369,7 @@ def load_articles(content_dir: Path, languages: tuple[str, ...], root: Path | No
     """
     problems = Collector()
     notes: list[Problem] = warnings if warnings is not None else []
-    bases = [base for base in (root, content_dir) if base is not None]
+    bases = [base for base in (root if root is not None else project_root(), content_dir) if base is not None]
     articles: list[Article] = []
     _note_unknown_folders(content_dir, languages, root, notes)
     steps: list[tuple[str, object]] = []  # ("language", code), ("problem", Problem) or ("load", (path, code))

@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from site_builder import sources
-from site_builder.errors import Collector
+from site_builder.errors import Collector, project_root
 
 # Column -> kind. "str" may be empty unless listed in _REQUIRED; numbers may be empty only where
 # listed in _OPTIONAL_NUMBERS (an empty score means "not available", shown as missing).
@@ -229,7 +229,7 @@ def _check_provenance(row: pd.Series, problems: Collector, shown: str) -> None:
 def load_dataset(data_dir: Path, rounds: list[str], root: Path | None = None) -> Dataset:
     """Read data/benchmarks.csv and data/rounds/<round>/results.csv for each round; fail once with all problems."""
     problems = Collector()
-    bases = [base for base in (root, data_dir) if base is not None]
+    bases = [base for base in (root if root is not None else project_root(), data_dir) if base is not None]
     bench_path = data_dir / "benchmarks.csv"
     bench_shown = sources.shown_path(bench_path, root)
     benchmarks = None

@@ -59,6 +59,11 @@ def shown_from(root: Path):
         _project.reset(token)
 
 
+def project_root() -> Path | None:
+    """The project folder problems are shown relative to (`shown_from`), if any."""
+    return _project.get()
+
+
 def display_path(path: Path | str, root: Path | None = None) -> str:
     """A path as the user typed it: relative to the project root (`root`, else `shown_from`'s) where possible."""
     path = Path(path)

@@ -14,7 +14,7 @@ import re
 import unicodedata
 from pathlib import Path
 
-from site_builder.errors import Collector, Problem, display_path
+from site_builder.errors import Collector, Problem, display_path, project_root
 
 # Names that editors, file managers and version control leave beside the files a writer saves.
 _EDITOR_LEFTOVER = re.compile(r"""
@@ -31,7 +31,7 @@ def is_editor_leftover(name: str) -> bool:
 
 def shown_path(path: Path, root: Path | None) -> str:
     """A folder entry as the user names it, relative to the project, without following a symlink."""
-    return f"{_shown_folder(path.parent, root)}/{path.name}"
+    return f"{_shown_folder(path.parent, root if root is not None else project_root())}/{path.name}"
 
 
 @functools.lru_cache(maxsize=1024)  # thousands of articles share a few folders; resolving each costs syscalls

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from site_builder import assets, build as build_module, images, output
+from site_builder import assets, images, output, stages as build_module
 from site_builder.build import build_site
 from site_builder.cli import main
 from site_builder.errors import Problem, SiteError
