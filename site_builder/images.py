@@ -268,12 +268,13 @@ def _fit(draw, line: str, font, width: int) -> str:
     return line + "…"
 
 
-def _card_palette() -> list[int]:
+@functools.cache
+def _card_palette() -> tuple[int, ...]:
     """Grey level -> colour from the background (0) to the ink (255): cards are drawn in one 8-bit channel
     (antialiased text blends along this ramp) and saved as a palette PNG, a third of the bytes to compress."""
     background = [int(CARD_BACKGROUND[i:i + 2], 16) for i in (1, 3, 5)]
     ink = [int(CARD_INK[i:i + 2], 16) for i in (1, 3, 5)]
-    return [round(b + (k - b) * level / 255) for level in range(256) for b, k in zip(background, ink)]
+    return tuple(round(b + (k - b) * level / 255) for level in range(256) for b, k in zip(background, ink))
 
 
 @functools.cache
@@ -283,19 +284,41 @@ def _face(font: bytes, size: int):
     return ImageFont.truetype(io.BytesIO(font), size, layout_engine=ImageFont.Layout.BASIC)
 
 
+CARD_TEXT_WIDTH = CARD_WIDTH - 2 * CARD_MARGIN
+
+
+@functools.lru_cache(maxsize=512)
+def _line_mask(font: bytes, size: int, text: str):
+    """A line of text fitted to the card (kicker, footer: the same on many cards) drawn once in full ink on
+    black, and its offset from where it is drawn. Pasting `fill` through it is what `ImageDraw.text` does
+    (both blend with the same mask), so the card's pixels are the same as drawing the text each time."""
+    from PIL import Image, ImageDraw
+
+    face = _face(font, size)
+    left, top, right, bottom = ImageDraw.Draw(Image.new("L", (1, 1))).textbbox((0, 0), text, font=face)
+    left, top = left - 2, top - 2  # a margin: the bitmap may spill a pixel past the measured box
+    mask = Image.new("L", (right - left + 2, bottom - top + 2), 0)
+    draw = ImageDraw.Draw(mask)
+    draw.text((-left, -top), _fit(draw, text, face, CARD_TEXT_WIDTH), font=face, fill=255)
+    return mask, (left, top)
+
+
+def _stamp(image, at: tuple[int, int], line, fill: int) -> None:
+    mask, (left, top) = line
+    image.paste(fill, (at[0] + left, at[1] + top), mask)
+
+
 def card_fast(title: str, kicker: str, footer: str, fonts: tuple[bytes, bytes]) -> bytes:
     def draw_card(spec: dict) -> bytes:
         from PIL import Image, ImageDraw
 
         image = Image.new("L", (CARD_WIDTH, CARD_HEIGHT), 0)
         draw = ImageDraw.Draw(image)
-        width = CARD_WIDTH - 2 * CARD_MARGIN
-        small, large, footer_font = _face(fonts[0], 30), _face(fonts[1], 62), _face(fonts[0], 28)
-        draw.text((CARD_MARGIN, 80), _fit(draw, spec["kicker"], small, width), font=small, fill=CARD_MUTED_LEVEL)
-        for number, line in enumerate(_wrap(draw, spec["title"], large, width, CARD_TITLE_LINES)):
+        large = _face(fonts[1], 62)
+        _stamp(image, (CARD_MARGIN, 80), _line_mask(fonts[0], 30, spec["kicker"]), CARD_MUTED_LEVEL)
+        for number, line in enumerate(_wrap(draw, spec["title"], large, CARD_TEXT_WIDTH, CARD_TITLE_LINES)):
             draw.text((CARD_MARGIN, 150 + number * 76), line, font=large, fill=255)
-        draw.text((CARD_MARGIN, CARD_HEIGHT - 110), _fit(draw, spec["footer"], footer_font, width),
-                  font=footer_font, fill=CARD_MUTED_LEVEL)
+        _stamp(image, (CARD_MARGIN, CARD_HEIGHT - 110), _line_mask(fonts[0], 28, spec["footer"]), CARD_MUTED_LEVEL)
         image.putpalette(_card_palette())
         buffer = io.BytesIO()
         image.save(buffer, "PNG", optimize=False, compress_level=CARD_COMPRESSION)

@@ -379,6 +379,21 @@ def test_a_card_is_drawn_without_vl_convert_when_a_font_is_found(tmp_path, monke
     assert images.card_png("Another title", "Báo cáo", "18 tháng 6, 2026") != card
 
 
+@pytest.mark.parametrize("text", ["Báo cáo", "18 tháng 6, 2026 Ấ Ỗ ỷ", "jÅÉ gypq", "W" * 200, "", "Ωμέγα Жж …"])
+def test_a_stamped_line_has_the_pixels_of_drawing_it(text):
+    """Kicker and footer are drawn once and pasted through their mask onto each card: the same pixels."""
+    if images.card_fonts() is None:
+        pytest.skip("no DejaVu Sans font installed")
+    from PIL import Image, ImageChops, ImageDraw
+
+    for font, size in ((images.card_fonts()[0], 30), (images.card_fonts()[1], 62)):
+        drawn, stamped = Image.new("L", (1200, 630), 0), Image.new("L", (1200, 630), 0)
+        draw, face = ImageDraw.Draw(drawn), images._face(font, size)
+        draw.text((72, 80), images._fit(draw, text, face, images.CARD_TEXT_WIDTH), font=face, fill=204)
+        images._stamp(stamped, (72, 80), images._line_mask(font, size, text), 204)
+        assert ImageChops.difference(drawn, stamped).getbbox() is None
+
+
 def test_a_card_in_a_script_that_needs_shaping_goes_to_vl_convert(monkeypatch):
     drawn = []
     monkeypatch.setattr(images, "card_vega", lambda *text: drawn.append(text) or b"png")
