@@ -304,13 +304,13 @@ def vega_bundle_task(_shared, _item) -> Asset:
     return vega_bundle()
 
 
-def store(path: Path, content: bytes) -> None:
+def store(path: Path, content: bytes) -> bool:
     """Put a file in the cache, sealed (see `seal`), atomically so that concurrent builds never read half of
-    it. Best effort: a cache that cannot be written (read-only home, full disk) only makes the next build
-    slower."""
+    it; whether it was written. Best effort: a cache that cannot be written (read-only home, full disk) only
+    makes the next build slower."""
     content = seal(content)
     if content is None:
-        return
+        return False
     partial = path.with_name(f"{path.stem}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -319,3 +319,5 @@ def store(path: Path, content: bytes) -> None:
     except OSError:
         with contextlib.suppress(OSError):
             partial.unlink()
+        return False
+    return True

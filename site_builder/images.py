@@ -51,23 +51,12 @@ def _cached(kind: str, spec: dict, render) -> bytes:
         return content
     path = _cache_path(kind, spec)
     content = render(spec)
-    content = content.encode("utf-8") if isinstance(content, str) else content
     store(path, content)
     return content
 
 
 # A rendering to make: ("svg", chart spec), ("png", chart spec) or ("card", (title, kicker, footer)).
 Task = tuple[str, object]
-
-
-def render_task(_shared, task: Task) -> bytes:
-    """One rendering (a task of `parallel.run`)."""
-    kind, value = task
-    if kind == "svg":
-        return chart_svg(value)
-    if kind == "png":
-        return chart_png(value)
-    return card_png(*value)
 
 
 def _entry(task: Task) -> tuple[str, dict]:
@@ -90,10 +79,16 @@ def rendering_key(task: Task) -> str:
 
 
 def stored_task(_shared, task: Task):
-    """`render_task`, answering with the rendering's file in the cache rather than its bytes (a task of
-    `parallel.run`: thousands of cards need not travel between processes, nor sit in memory together)."""
-    content = render_task(_shared, task)
-    return stored_rendering(task) or content  # a cache that cannot be written: the bytes
+    """The rendering of a task that is not cached (see `render_all`), made and stored, answering with its file
+    in the cache rather than its bytes (a task of `parallel.run`: thousands of cards need not travel between
+    processes, nor sit in memory together)."""
+    kind, spec = _entry(task)
+    if spec.get("card") == PILLOW_CARD:
+        content = _draw_card(spec, card_fonts())
+    else:
+        content = (_vega_svg if kind == "svg" else _vega_png)(spec)
+    path = _cache_path(kind, spec)
+    return FromFile(str(path), skip=MAC_SIZE) if store(path, content) else content  # no cache: the bytes
 
 
 def stored_rendering(task: Task):
@@ -196,16 +191,24 @@ def _png_spec(spec: dict, width: int = CARD_WIDTH - 100) -> dict:
     return {**static_spec(spec, width), "background": "white"}
 
 
-def chart_svg(spec: dict, width: int = STATIC_WIDTH) -> bytes:
+def _vega_svg(spec: dict) -> bytes:
     import vl_convert
 
-    return _cached("svg", _svg_spec(spec, width), lambda s: vl_convert.vegalite_to_svg(s, allowed_base_urls=[]))
+    return vl_convert.vegalite_to_svg(spec, allowed_base_urls=[]).encode("utf-8")
+
+
+def _vega_png(spec: dict) -> bytes:
+    import vl_convert
+
+    return vl_convert.vegalite_to_png(spec, scale=1, allowed_base_urls=[])
+
+
+def chart_svg(spec: dict, width: int = STATIC_WIDTH) -> bytes:
+    return _cached("svg", _svg_spec(spec, width), _vega_svg)
 
 
 def chart_png(spec: dict, width: int = CARD_WIDTH - 100) -> bytes:
-    import vl_convert
-
-    return _cached("png", _png_spec(spec, width), lambda s: vl_convert.vegalite_to_png(s, scale=1, allowed_base_urls=[]))
+    return _cached("png", _png_spec(spec, width), _vega_png)
 
 
 def card_png(title: str, kicker: str, footer: str) -> bytes:
@@ -315,13 +318,14 @@ def _measure():
 
 
 def card_fast(title: str, kicker: str, footer: str, fonts: tuple[bytes, bytes]) -> bytes:
-    def draw_card(spec: dict) -> bytes:
-        lines = _wrap(_measure(), spec["title"], _face(fonts[1], 62), CARD_TEXT_WIDTH, CARD_TITLE_LINES)
-        return _card_png([(80, _line_mask(fonts[0], 30, spec["kicker"]), CARD_MUTED_LEVEL),
-                          *((150 + number * 76, _draw_line(fonts[1], 62, line), 255) for number, line in enumerate(lines)),
-                          (CARD_HEIGHT - 110, _line_mask(fonts[0], 28, spec["footer"]), CARD_MUTED_LEVEL)])
+    return _cached("png", _card_fast_spec(title, kicker, footer, fonts), lambda spec: _draw_card(spec, fonts))
 
-    return _cached("png", _card_fast_spec(title, kicker, footer, fonts), draw_card)
+
+def _draw_card(spec: dict, fonts: tuple[bytes, bytes]) -> bytes:
+    lines = _wrap(_measure(), spec["title"], _face(fonts[1], 62), CARD_TEXT_WIDTH, CARD_TITLE_LINES)
+    return _card_png([(80, _line_mask(fonts[0], 30, spec["kicker"]), CARD_MUTED_LEVEL),
+                      *((150 + number * 76, _draw_line(fonts[1], 62, line), 255) for number, line in enumerate(lines)),
+                      (CARD_HEIGHT - 110, _line_mask(fonts[0], 28, spec["footer"]), CARD_MUTED_LEVEL)])
 
 
 def _card_png(stamps: list) -> bytes:
@@ -391,10 +395,7 @@ def _font_hashes(fonts: tuple[bytes, bytes]) -> list[str]:
 
 def card_vega(title: str, kicker: str, footer: str) -> bytes:
     """The card rendered by vl-convert: for text Pillow's basic layout cannot draw (Arabic, CJK, Indic)."""
-    import vl_convert
-
-    return _cached("png", _card_vega_spec(title, kicker, footer),
-                   lambda s: vl_convert.vegalite_to_png(s, scale=1, allowed_base_urls=[]))
+    return _cached("png", _card_vega_spec(title, kicker, footer), _vega_png)
 
 
 def _card_vega_spec(title: str, kicker: str, footer: str) -> dict:
