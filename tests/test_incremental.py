@@ -304,11 +304,11 @@ def test_charts_are_built_once_per_inputs(mini_site, warm_cache, tmp_path, monke
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "empty", "flipped"])
 def test_a_corrupt_cache_entry_is_ignored_and_rebuilt(mini_site, warm_cache, tmp_path, damage):
     for entry in (warm_cache / "renders").glob("*"):
-        if entry.suffix in (".article", ".md", ".chart", ".jinja"):  # only this build's entries, all damaged below
+        if entry.suffix in (".article", ".chart", ".jinja"):  # only this build's entries, all damaged below
             entry.unlink()
     build_site(mini_site, tmp_path / "good", jobs=1)
-    entries = [p for p in (warm_cache / "renders").iterdir() if p.suffix in (".article", ".md", ".chart", ".jinja")]
-    assert {entry.suffix for entry in entries} == {".article", ".md", ".chart", ".jinja"}
+    entries = [p for p in (warm_cache / "renders").iterdir() if p.suffix in (".article", ".chart", ".jinja")]
+    assert {entry.suffix for entry in entries} == {".article", ".chart", ".jinja"}
     for entry in entries:
         raw = entry.read_bytes()
         entry.write_bytes({"garbage": b"\x80not a pickle", "truncated": raw[: len(raw) // 2], "empty": b"",
