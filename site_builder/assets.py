@@ -256,14 +256,12 @@ def _read_kept(path: Path) -> bytes | None:
 
 
 def _keep(folder: Path, name: str, content: bytes) -> None:
-    """Keep `name` (best effort), and drop the other versions' bundles."""
+    """Keep `name` (best effort; other versions' stay, for other environments, until the system clears its
+    temporary folder: about 1 MB each)."""
     partial = folder / f"{name}.{os.getpid()}.tmp"
     with contextlib.suppress(OSError):
         partial.write_bytes(hashlib.sha256(content).digest() + content)
         os.replace(partial, folder / name)
-        for other in folder.glob("vega-bundle-*.js"):
-            if other.name != name:
-                other.unlink()
     with contextlib.suppress(OSError):
         partial.unlink()
 
