@@ -15,6 +15,7 @@ import re
 import secrets
 import stat
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -228,24 +229,72 @@ def clear_cache() -> tuple[int, int]:
     return removed
 
 
+def kept_dir() -> Path | None:
+    """A folder of this user's, outside the cache, for what depends only on a library's version (the Vega
+    bundle): a new or cleared cache does not make it again. In the temporary folder, never under $HOME;
+    None when it is not private to this user (someone else made it, or could write in it)."""
+    if not hasattr(os, "getuid"):
+        return None
+    folder = Path(tempfile.gettempdir()) / f"site-builder-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        status = os.lstat(folder)
+    except OSError:
+        return None
+    private = stat.S_ISDIR(status.st_mode) and status.st_uid == os.getuid() and not status.st_mode & 0o022
+    return folder if private else None
+
+
+def _read_kept(path: Path) -> bytes | None:
+    """A kept file's content, checked against the SHA-256 in front of it (written whole, never garbled)."""
+    try:
+        with open(path, "rb", opener=lambda name, flags: os.open(name, flags | os.O_NOFOLLOW)) as stream:
+            raw = stream.read()
+    except OSError:
+        return None
+    content = raw[32:]
+    return content if len(raw) >= 32 and hashlib.sha256(content).digest() == raw[:32] else None
+
+
+def _keep(folder: Path, name: str, content: bytes) -> None:
+    """Keep `name` (best effort; other versions' stay, for other environments, until the system clears its
+    temporary folder: about 1 MB each)."""
+    partial = folder / f"{name}.{os.getpid()}.tmp"
+    with contextlib.suppress(OSError):
+        partial.write_bytes(hashlib.sha256(content).digest() + content)
+        os.replace(partial, folder / name)
+    with contextlib.suppress(OSError):
+        partial.unlink()
+
+
 def vega_bundle(cached_only: bool = False) -> Asset | None:
     """vega + vega-lite + vega-embed as one classic script, from vl-convert (no network).
 
-    Producing it takes about two seconds, so it is cached per vl-convert version. With `cached_only`,
-    None when it is not cached (nothing is produced).
+    Producing it takes about two seconds, so it is kept per vl-convert version (in `kept_dir`, and in the
+    cache when there is no such folder). With `cached_only`, None when it is not kept (nothing is produced).
     """
     import vl_convert
 
     version = getattr(vl_convert, "__version__", "unknown")
-    cached = cache_dir() / f"vega-bundle-{version}.js"
+    name = f"vega-bundle-{version}.js"
+    kept = kept_dir()
+    content = _read_kept(kept / name) if kept is not None else None
+    if content is not None:
+        return hashed("vega.js", content)
+    cached = cache_dir() / name
     with contextlib.suppress(OSError):
         content = unseal(cached.read_bytes())
         if content is not None:
+            if kept is not None:
+                _keep(kept, name, content)
             return hashed("vega.js", content)
     if cached_only:
         return None
     content = vl_convert.javascript_bundle().encode("utf-8")
-    store(cached, content)
+    if kept is not None:
+        _keep(kept, name, content)
+    else:
+        store(cached, content)
     return hashed("vega.js", content)
 
 
@@ -254,13 +303,13 @@ def vega_bundle_task(_shared, _item) -> Asset:
     return vega_bundle()
 
 
-def store(path: Path, content: bytes) -> None:
+def store(path: Path, content: bytes) -> bool:
     """Put a file in the cache, sealed (see `seal`), atomically so that concurrent builds never read half of
-    it. Best effort: a cache that cannot be written (read-only home, full disk) only makes the next build
-    slower."""
+    it; whether it was written. Best effort: a cache that cannot be written (read-only home, full disk) only
+    makes the next build slower."""
     content = seal(content)
     if content is None:
-        return
+        return False
     partial = path.with_name(f"{path.stem}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -269,3 +318,5 @@ def store(path: Path, content: bytes) -> None:
     except OSError:
         with contextlib.suppress(OSError):
             partial.unlink()
+        return False
+    return True

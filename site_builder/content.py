@@ -16,7 +16,7 @@ from slugify import slugify
 
 from site_builder import cache, freshness, parallel, paths, safe_yaml, sources
 from site_builder.errors import Collector, Problem, display_path, project_root
-from site_builder.markup import Rendered, Shortcode, render
+from site_builder.markup import Shortcode, render
 
 # Parsing is linear now, but an article is prose: 30 times the longest shipped one is surely a mistake
 # (pasted data or a log), and it would make a page no reader can load on a phone.
@@ -286,7 +286,7 @@ def load_article(path: Path, lang: str, problems: Collector, root: Path | None =
         return None
     content_hash = hashlib.sha256("\n".join([meta["title"], meta["summary"], body.strip()]).encode()).hexdigest()[:12]
     try:
-        rendered = render_cached(body, body_line, shown, problems)
+        rendered = render(body, body_line, shown, problems)  # the whole article is cached (_cached_article)
     except RecursionError:
         problems.error("Markdown is nested too deeply to render", shown, body_line)
         return None
@@ -301,20 +301,6 @@ def load_article(path: Path, lang: str, problems: Collector, root: Path | None =
 
 
 MARKDOWN_LIBRARIES = ("markdown-it-py", "mdit-py-plugins", "linkify-it-py", "nh3")
-
-
-def render_cached(body: str, body_line: int, shown: str, problems: Collector):
-    """`markup.render`, kept in the build cache by the body's text, where it starts and the parser versions.
-    Only clean renderings are kept: an article with problems is rendered (and reported) every time."""
-    entry = cache.key("markdown", cache.versions(*MARKDOWN_LIBRARIES), body, body_line, shown)
-    rendered = cache.load("md", entry)
-    if isinstance(rendered, Rendered):
-        return rendered
-    count = len(problems.problems)
-    rendered = render(body, body_line, shown, problems)
-    if len(problems.problems) == count:
-        cache.save("md", entry, rendered)
-    return rendered
 
 
 def _packed(article: Article) -> Article:

@@ -10,9 +10,9 @@ private-use placeholders that articles may not contain.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,7 +22,6 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline, html_inline, image
 from markdown_it.token import Token
-from mdit_py_plugins.anchors import anchors_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.footnote.index import footnote_ref
 from slugify import slugify
@@ -93,10 +92,10 @@ def _match_shortcode(src: str, pos: int, end: int) -> tuple[int, str, str] | Non
 
 
 def _shortcode_inline(state: StateInline, silent: bool) -> bool:
+    if not state.src.startswith("{{<", state.pos):  # tried at every position the text rule stops at
+        return False
     found = _match_shortcode(state.src, state.pos, state.posMax)
     if found is None:
-        if not state.src.startswith("{{<", state.pos):
-            return False
         if not silent:  # shown as typed, and reported: a figure the writer meant would be missing
             token = state.push("shortcode_unclosed", "", 0)
             token.content = "{{<"
@@ -130,30 +129,20 @@ def _chart_block(state: StateBlock, start_line: int, end_line: int, silent: bool
     return True
 
 
-def _heading_link_class(state: StateCore) -> None:
-    """The anchors plugin's permalink gets the class the site's CSS styles (as before: 'headerlink')."""
+def _classes(state: StateCore) -> None:
+    """Table cell alignment as a class (articles never carry a `style` attribute), and class 'url' on a link
+    whose text is its URL (so the print style does not print the address twice). One pass over the tokens."""
     for token in state.tokens:
-        if token.type == "inline" and token.children:
-            for child in token.children:
-                if child.type == "link_open" and child.attrGet("class") == "header-anchor":
-                    child.attrSet("class", "headerlink")
-
-
-def _align_class(state: StateCore) -> None:
-    """Table cell alignment as a class: articles never carry a `style` attribute."""
-    for token in state.tokens:
-        style = token.attrGet("style") if token.type in ("th_open", "td_open") else None
-        if style:
-            del token.attrs["style"]
-            token.attrSet("class", "align-" + style.split(":", 1)[1].strip())
-
-
-def _bare_url_class(state: StateCore) -> None:
-    """A link whose text is its URL gets class 'url', so the print style does not print the address twice."""
-    for token in state.tokens:
-        for child in (token.children or []) if token.type == "inline" else []:
-            if child.type == "link_open" and child.markup in ("linkify", "autolink"):
-                child.attrSet("class", "url")
+        kind = token.type
+        if kind == "inline":
+            for child in token.children or ():
+                if child.type == "link_open" and child.markup in ("linkify", "autolink"):
+                    child.attrSet("class", "url")
+        elif kind in ("th_open", "td_open"):
+            style = token.attrs.get("style")
+            if style:
+                del token.attrs["style"]
+                token.attrSet("class", "align-" + str(style).split(":", 1)[1].strip())
 
 
 # Footnotes written like the site's earlier output (ids 'fn:LABEL' and 'fnref:LABEL', styled by site.css).
@@ -226,23 +215,36 @@ def _located(rule):
     return located
 
 
-class _HeadingSlugs:
-    """Heading ids from python-slugify (Vietnamese transliterates), made unique here with a counter:
-    the plugin's own de-duplication tries -1, -2, ... one by one (quadratic over many equal headings)."""
+@functools.lru_cache(maxsize=4096)
+def _slug(title: str) -> str:
+    return slugify(title) or "section"  # python-slugify: Vietnamese transliterates
 
-    def __init__(self) -> None:
-        self.local = threading.local()
 
-    def reset(self, state: StateCore) -> None:  # a core rule, run before the anchors plugin's
-        self.local.seen = {}
-
-    def __call__(self, title: str) -> str:
-        slug = slugify(title) or "section"
-        count = self.local.seen.get(slug, 0)
-        self.local.seen[slug] = count + 1
-        while count and f"{slug}-{count}" in self.local.seen:  # a heading literally titled "x 1"
+def _heading_anchors(state: StateCore) -> None:
+    """An id on each h2-h6 and a '#' permalink (class 'headerlink', as the site's CSS styles it) after its
+    text: what mdit-py-plugins' anchors plugin made, with python-slugify ids. Repeated headings are numbered
+    with a counter (the plugin's own de-duplication tries -1, -2, ... one by one: quadratic over many equal
+    headings), then checked against every id given so far."""
+    seen: dict[str, int] = {}
+    given: set[str] = set()
+    tokens = state.tokens
+    for index, token in enumerate(tokens):
+        if token.type != "heading_open" or token.tag == "h1":
+            continue
+        inline = tokens[index + 1]
+        slug = _slug("".join(child.content for child in inline.children if child.type in ("text", "code_inline")))
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        while count and f"{slug}-{count}" in seen:  # a heading literally titled "x 1"
             count += 1
-        return f"{slug}-{count}" if count else slug
+        base = unique = f"{slug}-{count}" if count else slug
+        number = 1
+        while unique in given:
+            unique, number = f"{base}-{number}", number + 1
+        given.add(unique)
+        token.attrSet("id", unique)
+        link = Token("link_open", "a", 1, attrs={"class": "headerlink", "href": f"#{unique}"})
+        inline.children.extend((link, Token("html_block", "", 0, content="#"), Token("link_close", "a", -1)))
 
 
 def _make_parser() -> MarkdownIt:
@@ -256,18 +258,13 @@ def _make_parser() -> MarkdownIt:
     md.core.ruler.disable("linkify")  # its pass tries linkify-it's large regex on every text: 60 % of the time
     md.use(footnote_plugin, inline=False)
     md.inline.ruler.at("footnote_ref", _bounded_footnote_ref)
-    slugs = _HeadingSlugs()
-    md.use(anchors_plugin, min_level=2, max_level=6, permalink=True, permalinkSymbol="#", permalinkSpace=False,
-           slug_func=slugs)
-    md.core.ruler.before("anchor", "reset_heading_slugs", slugs.reset)
+    md.core.ruler.push("heading_anchors", _heading_anchors)
     md.inline.ruler.before("text", "shortcode", _shortcode_inline)
     md.inline.ruler.at("image", _located(image))
     md.inline.ruler.at("html_inline", _located(html_inline))
     md.block.ruler.before("paragraph", "shortcode_block", _chart_block,
                           {"alt": ["paragraph", "reference", "blockquote", "list"]})
-    md.core.ruler.push("heading_link_class", _heading_link_class)
-    md.core.ruler.push("align_class", _align_class)
-    md.core.ruler.push("bare_url_class", _bare_url_class)
+    md.core.ruler.push("classes", _classes)
     md.add_render_rule("footnote_ref", _render_footnote_ref)
     md.add_render_rule("footnote_anchor", _render_footnote_anchor)
     md.add_render_rule("footnote_block_open", lambda *a: '<div class="footnote">\n<hr>\n<ol>\n')

@@ -83,12 +83,14 @@ def environment(template_dirs: Sequence[Path], lang: Language, globals_: dict, f
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,  # one environment a build: no stat of each template (and its includes) a page
     )
     if lang.direction == "rtl" and lang.translated is not None:
         gettext, ngettext = isolated_fallbacks(lang)
     else:
         gettext, ngettext = lang.translations.gettext, lang.translations.ngettext
     env.install_gettext_callables(*escaped_callables(gettext, ngettext), newstyle=True)
+    env.globals["gettext"] = _remembered(env.globals["gettext"])
     env.globals.update(globals_, url=_url, served=served_path, lang=lang, paths=paths)
     env.filters.update(
         number=lambda value, decimals=None: lang.number(value, decimals),
@@ -118,6 +120,23 @@ def isolated_fallbacks(lang: Language):
         return f"{ISOLATE}{text}{POP}" if lang.falls_back(singular) else text
 
     return gettext, ngettext
+
+
+def _remembered(newstyle_gettext):
+    """Jinja's newstyle gettext, remembering what a message without variables gives (in text or in markup):
+    a page asks for dozens of the same strings, each through four calls."""
+    remembered: dict = {}
+
+    @jinja2.pass_context
+    def gettext(context, message: str, **variables):
+        if variables:
+            return newstyle_gettext(context, message, **variables)
+        key = (message, context.eval_ctx.autoescape)
+        if key not in remembered:
+            remembered[key] = newstyle_gettext(context, message)
+        return remembered[key]
+
+    return gettext
 
 
 def escaped_callables(gettext, ngettext):

@@ -1,7 +1,9 @@
+import os
 import re
 from pathlib import Path
 
 import pytest
+import vl_convert
 
 from site_builder import assets
 
@@ -14,11 +16,39 @@ def test_hashed_names_change_with_content():
 @pytest.mark.slow
 def test_vega_bundle_is_cached_and_defines_vega_embed(tmp_path, monkeypatch):
     monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path))
+    monkeypatch.setattr(assets, "kept_dir", lambda: None)  # no private folder outside the cache
     first = assets.vega_bundle()
     cached = list(tmp_path.glob("vega-bundle-*.js"))
     assert len(cached) == 1 and assets.unseal(cached[0].read_bytes()) == first.content  # sealed (see seal)
     assert b"window.vegaEmbed=" in first.content
     assert assets.vega_bundle() == first
+
+
+def test_vega_bundle_is_kept_per_version_outside_the_cache(tmp_path, monkeypatch):
+    """A new cache (a fresh SITE_BUILDER_CACHE) does not make the bundle again; a garbled one is made again."""
+    kept = tmp_path / "kept"
+    kept.mkdir(mode=0o700)
+    (kept / "vega-bundle-0.1.js").write_bytes(b"an earlier version's")
+    monkeypatch.setattr(assets, "kept_dir", lambda: kept)
+    monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "one"))
+    first = assets.vega_bundle()
+    first_name = f"vega-bundle-{vl_convert.__version__}.js"
+    assert sorted(p.name for p in kept.iterdir()) == sorted(["vega-bundle-0.1.js", first_name])
+    assert not (tmp_path / "one").exists()  # nothing in the cache
+    monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "two"))
+    monkeypatch.setattr(vl_convert, "javascript_bundle", lambda: pytest.fail("made again"))
+    assert assets.vega_bundle(cached_only=True) == first
+    raw = (kept / first_name).read_bytes()
+    (kept / first_name).write_bytes(raw[:-100])
+    assert assets.vega_bundle(cached_only=True) is None
+
+
+def test_the_kept_folder_is_private(tmp_path, monkeypatch):
+    monkeypatch.setattr(assets.tempfile, "gettempdir", lambda: str(tmp_path))
+    assert assets.kept_dir() == tmp_path / f"site-builder-{os.getuid()}"
+    assert assets.kept_dir().stat().st_mode & 0o777 == 0o700
+    assets.kept_dir().chmod(0o770)  # others could write in it
+    assert assets.kept_dir() is None
 
 
 # --- site.css is written in logical directions (right-to-left pages mirror as a whole) ---------------------------

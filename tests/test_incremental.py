@@ -308,11 +308,11 @@ def test_charts_are_built_once_per_inputs(mini_site, warm_cache, tmp_path, monke
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "empty", "flipped"])
 def test_a_corrupt_cache_entry_is_ignored_and_rebuilt(mini_site, warm_cache, tmp_path, damage):
     for entry in (warm_cache / "renders").glob("*"):
-        if entry.suffix in (".article", ".md", ".chart", ".jinja"):  # only this build's entries, all damaged below
+        if entry.suffix in (".article", ".chart", ".jinja"):  # only this build's entries, all damaged below
             entry.unlink()
     build_site(mini_site, tmp_path / "good", jobs=1)
-    entries = [p for p in (warm_cache / "renders").iterdir() if p.suffix in (".article", ".md", ".chart", ".jinja")]
-    assert {entry.suffix for entry in entries} == {".article", ".md", ".chart", ".jinja"}
+    entries = [p for p in (warm_cache / "renders").iterdir() if p.suffix in (".article", ".chart", ".jinja")]
+    assert {entry.suffix for entry in entries} == {".article", ".chart", ".jinja"}
     for entry in entries:
         raw = entry.read_bytes()
         entry.write_bytes({"garbage": b"\x80not a pickle", "truncated": raw[: len(raw) // 2], "empty": b"",
@@ -383,6 +383,38 @@ def test_a_card_is_drawn_without_vl_convert_when_a_font_is_found(tmp_path, monke
     assert len(image.getcolors(100_000)) > 20  # text was drawn (antialiased), not a plain background
     assert images.card_png("Đọc kết quả MLPerf Training mà không tự lừa mình", "Báo cáo", "18 tháng 6, 2026") == card
     assert images.card_png("Another title", "Báo cáo", "18 tháng 6, 2026") != card
+
+
+@pytest.mark.parametrize("title", ["Field notes on training run 12", "Đọc kết quả MLPerf Training mà không tự lừa mình " * 3,
+                                   "W" * 90, "Ωμέγα Жж … gypq ẪẪẪ ỹỹ", ""])
+def test_a_card_has_the_pixels_of_drawing_it_line_by_line(title, tmp_path, monkeypatch):
+    """Cards are pasted from line masks and encoded band by band (blank rows spliced in): the same pixels as
+    drawing each line with ImageDraw on the whole card, in a PNG whose zlib stream checks out."""
+    if images.card_fonts() is None:
+        pytest.skip("no DejaVu Sans font installed")
+    import struct
+    import zlib
+
+    from PIL import Image, ImageChops, ImageDraw
+
+    monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "cache"))
+    regular, bold = images.card_fonts()
+    kicker, footer = "MLPerf Training report " * (4 if not title else 1), "18 tháng 6, 2026"
+    card = images.card_png(title, kicker, footer)
+    expected = Image.new("L", (images.CARD_WIDTH, images.CARD_HEIGHT), 0)
+    draw, width = ImageDraw.Draw(expected), images.CARD_TEXT_WIDTH
+    small, large, face = images._face(regular, 30), images._face(bold, 62), images._face(regular, 28)
+    draw.text((72, 80), images._fit(draw, kicker, small, width), font=small, fill=images.CARD_MUTED_LEVEL)
+    for number, line in enumerate(images._wrap(draw, title, large, width, images.CARD_TITLE_LINES)):
+        draw.text((72, 150 + number * 76), line, font=large, fill=255)
+    draw.text((72, images.CARD_HEIGHT - 110), images._fit(draw, footer, face, width), font=face,
+              fill=images.CARD_MUTED_LEVEL)
+    expected.putpalette(images._card_palette())
+    drawn = Image.open(io.BytesIO(card))
+    assert drawn.mode == "P" and ImageChops.difference(drawn.convert("RGB"), expected.convert("RGB")).getbbox() is None
+    start = card.index(b"IDAT") - 4
+    (size,) = struct.unpack(">I", card[start:start + 4])
+    assert len(zlib.decompress(card[start + 8:start + 8 + size])) == images.CARD_HEIGHT * (images.CARD_WIDTH + 1)
 
 
 def test_a_card_in_a_script_that_needs_shaping_goes_to_vl_convert(monkeypatch):
