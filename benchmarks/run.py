@@ -30,6 +30,7 @@ import json
 import os
 import platform
 import pstats
+import queue
 import re
 import shutil
 import statistics
@@ -55,9 +56,12 @@ TARGETS_TEXT = {
     "cold_vs_pelican": "cold build (--jobs 2) <= 0.3 x Pelican cold",
     "edit_vs_hugo": "one-article edit <= 0.2 x Hugo cold",
     "noop": "no-op rebuild <= 0.5 s",
+    "noop_vs_hugo": "no-op rebuild <= 0.12 x Hugo cold",
+    "serve": "under serve, every edit (the first included) <= 0.2 x the cold build",
     "charts": "chart stage >= 5 x faster than naive chart.save() loop",
     "help": "site-builder --help <= 0.15 s",
     "memory": "peak memory <= 300 MB (synthetic site)",
+    "process": "no process above 300 MB",
 }
 
 
@@ -303,6 +307,39 @@ class Bench:
         self.record("charts: naive chart.save() loop",
                     lambda: measure_chart_stage("naive", root, self.work / "charts-naive", cache))
 
+    def serve(self, repetition: int) -> None:
+        """`site-builder serve` on the cache the --jobs 2 builds warmed, as a writer starts it: the seconds its log
+        gives for the build after a first and after a second edit (the first goes to the folder not yet served)."""
+        env = project_env(self.work / "cache-ours-2")
+        command = [sys.executable, "-m", "site_builder", "serve", "--root", str(self.sites["ours"]), "--port", "0"]
+        process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True, encoding="utf-8")
+        lines: queue.Queue = queue.Queue()
+        threading.Thread(target=lambda: [lines.put(line) for line in process.stderr], daemon=True).start()
+
+        def built() -> Sample:
+            deadline = time.monotonic() + 900
+            while time.monotonic() < deadline:
+                with contextlib.suppress(queue.Empty):
+                    line = lines.get(timeout=1)
+                    if found := re.match(r"built: .* in ([\d.]+) s", line):
+                        return Sample(float(found.group(1)), 0.0, 0.0)
+                    if line.startswith("build failed"):
+                        raise RuntimeError(line.strip())
+            raise RuntimeError("serve printed no build in 900 s")
+
+        try:
+            built()  # the first build, before serving
+            for number, name in ((1, "first"), (2, "second")):
+                time.sleep(1)  # past the watcher's start and debounce
+                self.edited.write_text(self.original + f"\nA sentence written under serve, edit {number}, "
+                                       f"repetition {repetition}.\n", encoding="utf-8")
+                self.record(f"serve: {name} edit", built)
+        finally:
+            self.edited.write_text(self.original, encoding="utf-8")
+            process.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(60)
+
     def help(self) -> None:
         for _ in range(5):  # short: several samples per repetition
             self.record("site-builder --help", lambda: measure(help_command(), project_env()))
@@ -314,6 +351,8 @@ class Bench:
         if self.peers and self.peers.pelican_python:
             units.append(("pelican", lambda r: self.pelican()))
         units += [("charts", lambda r: self.charts()), ("help", lambda r: self.help())]
+        if 2 in self.jobs:  # after the --jobs 2 builds, whose cache it starts from
+            units.insert(units.index(next(u for u in units if u[0] == "ours 2")) + 1, ("serve", self.serve))
         for repetition in range(repeat):
             shift = repetition % len(units)
             order = units[shift:] + units[:shift]
@@ -352,6 +391,10 @@ def targets(cases: dict[str, Case], jobs: list[int | None]) -> list[tuple[str, s
     ratio("edit_vs_hugo", edit, hugo, 0.2, True, suffix)
     rows.append((TARGETS_TEXT["noop"], f"{noop:.2f} s{suffix}" if noop is not None else "not measured",
                  None if noop is None else noop <= 0.5))
+    ratio("noop_vs_hugo", noop, hugo, 0.12, True, suffix)
+    serve_edits = [s.seconds for name in ("serve: first edit", "serve: second edit") if name in cases
+                   for s in cases[name].samples]
+    ratio("serve", max(serve_edits) if serve_edits else None, cold, 0.2, True, " (the slowest edit)")
     ratio("charts", naive, charts_ours, 5, False,
           f"; warm cache {naive / charts_warm:.1f} x" if naive and charts_warm else "")
     rows.append((TARGETS_TEXT["help"], f"{startup:.3f} s" if startup is not None else "not measured",
@@ -367,6 +410,8 @@ def targets(cases: dict[str, Case], jobs: list[int | None]) -> list[tuple[str, s
         worst = max(ours, key=lambda c: max(occupied(s) for s in c.samples))
         rows.append((TARGETS_TEXT["memory"], f"{peak:.0f} MB ({worst.name}; largest process or tree PSS)",
                      peak <= 300))
+        largest = max(s.max_rss_mb for c in ours for s in c.samples)
+        rows.append((TARGETS_TEXT["process"], f"{largest:.0f} MB (largest single process)", largest <= 300))
     else:
         rows.append((TARGETS_TEXT["memory"], "not measured", None))
     return rows

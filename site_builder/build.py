@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from site_builder import assets, parallel, uptodate
+from site_builder import cache, parallel, uptodate
 from site_builder.config import load_config
 from site_builder.errors import Problem, SiteError, shown_from
 
@@ -86,8 +86,8 @@ def _build(root: Path, out_dir: Path | None, base_url: str | None, strict: bool,
     started = time.perf_counter()
     config = load_config(root, base_url)
     out_dir = out_dir if out_dir is not None else root / "_site"
-    cache_limit = assets.cache_limit()
-    assets.open_cache()
+    cache_limit = cache.cache_limit()
+    cache.open_cache()
     # Before reading anything: an edit made while the build runs counts as a change for the next one.
     snapshot = uptodate.Snapshot.take(config, out_dir, strict)
     if (previous := snapshot.previous_report()) is not None:

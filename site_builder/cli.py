@@ -481,7 +481,7 @@ def cache() -> None:
 @cache.command("info")
 def cache_info() -> None:
     """Print where the cache is, how much it holds and its size limit."""
-    from site_builder.assets import cache_dir, cache_limit, cache_usage
+    from site_builder.cache import cache_dir, cache_limit, cache_usage
     from site_builder.errors import SiteError
 
     size, count = cache_usage()
@@ -497,7 +497,7 @@ def cache_info() -> None:
 @cache.command("clear")
 def cache_clear() -> None:
     """Delete every cached file. Always safe: the next build renders them again."""
-    from site_builder.assets import cache_dir, clear_cache
+    from site_builder.cache import cache_dir, clear_cache
     from site_builder.errors import SiteError
 
     try:

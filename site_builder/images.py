@@ -1,7 +1,7 @@
 """Static renderings with vl-convert (no browser, no network): chart SVG and PNG, Open Graph cards.
 
 Renderings are cached on disk by the hash of their spec, so a rebuild only renders what changed. Each is
-sealed (`assets.seal`) and checked before use: one that does not check out is rendered again.
+sealed (`cache.seal`) and checked before use: one that does not check out is rendered again.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import textwrap
 import zlib
 from pathlib import Path
 
-from site_builder.assets import MAC_SIZE, cache_dir, is_entry, store, unseal
+from site_builder.cache import MAC_SIZE, entry as cache_entry, key as cache_key, store, unseal
 from site_builder.output import FromFile
 
 STATIC_WIDTH = 640  # "container" width has no meaning outside a page
@@ -27,9 +27,8 @@ CARD_WIDTH, CARD_HEIGHT = 1200, 630
 def _cache_path(kind: str, spec: dict) -> Path:
     import vl_convert  # only its version: importing starts no runtime
 
-    key = hashlib.sha256(json.dumps([kind, getattr(vl_convert, "__version__", ""), spec], sort_keys=True,
-                                    ensure_ascii=False).encode()).hexdigest()
-    return cache_dir() / "renders" / f"{key}.{kind}"
+    spec_text = json.dumps(spec, sort_keys=True, ensure_ascii=False)
+    return cache_entry("renders", cache_key("rendering", kind, getattr(vl_convert, "__version__", ""), spec_text), kind)
 
 
 def _lookup(kind: str, spec: dict) -> bytes | None:
@@ -149,29 +148,6 @@ def render_all(tasks: list[Task], jobs: int) -> list:
     others = iter(in_fresh_worker(stored_task, [t for t, d in zip(missing, drawn) if not d]))
     made = iter([next(cards) if d else next(others) for d in drawn])
     return [content if content is not None else next(made) for content in found]
-
-
-def trim_render_cache(limit: int) -> int:
-    """Evict the least recently used renderings until the cache holds at most `limit` bytes (run after a
-    build, so a build never loses what it is using); returns the bytes removed."""
-    folder = cache_dir() / "renders"
-    files = []
-    try:
-        with os.scandir(folder) as entries:
-            for entry in filter(is_entry, entries):  # only what site-builder writes there
-                with contextlib.suppress(OSError):  # evicted by a concurrent build meanwhile
-                    stat = entry.stat(follow_symlinks=False)
-                    files.append((stat.st_mtime_ns, entry.name, stat.st_size))
-    except OSError:
-        return 0
-    total, removed = sum(size for _, _, size in files), 0
-    for _, name, size in sorted(files):
-        if total - removed <= limit:
-            break
-        with contextlib.suppress(OSError):  # best effort: a file that stays is only a few bytes too many
-            (folder / name).unlink()
-            removed += size
-    return removed
 
 
 STATIC_FONT = "sans-serif"

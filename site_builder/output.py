@@ -48,7 +48,7 @@ class FromFile:
 
     path: str
     owned: bool = False
-    skip: int = 0  # bytes in front of the content (a cache entry's seal, see `assets.seal`)
+    skip: int = 0  # bytes in front of the content (a cache entry's seal, see `cache.seal`)
 
 
 def spool_folder(out_dir: Path) -> Path:

@@ -12,7 +12,7 @@ import jinja2
 import jinja2.meta
 from markupsafe import escape
 
-from site_builder import assets, freshness, paths
+from site_builder import cache, freshness, paths
 from site_builder.errors import Problem, SiteError
 from site_builder.i18n import Language
 from site_builder.labels import score_source_label
@@ -51,7 +51,7 @@ def _url(context, target: str) -> str:
 
 class TemplateCache(jinja2.BytecodeCache):
     """Compiled templates kept between builds in `folder` (Jinja checks each against its source's hash).
-    Compiled code is code: each entry is sealed with the cache's key (`assets.seal`) and one that does not
+    Compiled code is code: each entry is sealed with the cache's key (`cache.seal`) and one that does not
     check out is compiled again, never loaded. Best effort: a cache that cannot be written only costs time."""
 
     def __init__(self, folder: Path) -> None:
@@ -59,7 +59,7 @@ class TemplateCache(jinja2.BytecodeCache):
 
     def load_bytecode(self, bucket) -> None:
         try:
-            content = assets.unseal((self.folder / f"{bucket.key}.jinja").read_bytes())
+            content = cache.unseal((self.folder / f"{bucket.key}.jinja").read_bytes())
             if content is not None:
                 bucket.load_bytecode(io.BytesIO(content))
         except Exception:  # noqa: BLE001 - missing or damaged: compile the template again
@@ -68,7 +68,7 @@ class TemplateCache(jinja2.BytecodeCache):
     def dump_bytecode(self, bucket) -> None:
         stream = io.BytesIO()
         bucket.write_bytecode(stream)
-        assets.store(self.folder / f"{bucket.key}.jinja", stream.getvalue())
+        cache.store(self.folder / f"{bucket.key}.jinja", stream.getvalue())
 
 
 def environment(template_dirs: Sequence[Path], lang: Language, globals_: dict, filters: dict | None = None,

@@ -7,7 +7,6 @@ pages planned -> images -> pages rendered -> feeds and indexes -> the site writt
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import json
 import os
@@ -17,6 +16,7 @@ from pathlib import Path
 
 from site_builder import (
     assets,
+    cache,
     claims,
     content,
     csv_out,
@@ -69,7 +69,7 @@ class BuildState:
     outputs: freshness.Outputs | None = None
     report: BuildReport | None = None
     spool: Path | None = None
-    cache_state: int | None = None
+    cache_state: tuple = ()
 
     def close(self) -> None:
         """What a build leaves behind, whether it succeeded or not: the spool of pages goes."""
@@ -94,7 +94,7 @@ def build_date(articles) -> dt.date:
 def read_languages(state: BuildState) -> None:
     """Each language's catalogs; and a --out that would overwrite an input is refused before anything is made."""
     config, root = state.config, state.config.root
-    state.cache_state = _folder_mtime(assets.cache_dir() / "renders")  # an entry added changes it (a use does not)
+    state.cache_state = _cache_state()  # an entry added changes it (a use does not)
     theme = config.theme  # without a theme there is nothing to render: its error stops the build here
     for code in config.languages:
         language, found = i18n.load_language(code, theme.locale_dirs, own=config.locales_dir)
@@ -184,7 +184,7 @@ def plan_pages(state: BuildState) -> None:
     asset_paths = {name: asset.path for name, asset in theme_files.items()} | {"vega.js": state.vega.path}
     # What every page reads besides its own inputs: the site's inputs, and the theme's assets as their hashed names.
     state.site_read = freshness.digest((state.snapshot.site, asset_paths))
-    compiled = render.TemplateCache(assets.cache_dir() / "renders")
+    compiled = render.TemplateCache(cache.cache_dir() / "templates")
     state.envs = {lang.code: render.environment(theme.template_dirs, lang, {"assets": asset_paths, "names": names},
                                                 None, compiled) for lang in state.languages}
     any_env = state.envs[config.default_language]
@@ -270,8 +270,8 @@ def write(state: BuildState) -> None:
                          len(chart_set.charts), len(outputs.files), tuple(state.warnings), 0.0,
                          tuple(chart_set.notes), written.written)
     state.snapshot.record({name: getattr(report, name) for name in UNTIMED_FIELDS}, outputs.records)
-    if _folder_mtime(assets.cache_dir() / "renders") != state.cache_state:  # the cache grew: keep it in its bound
-        images.trim_render_cache(state.cache_limit)
+    if _cache_state() != state.cache_state:  # the cache grew: keep it in its bound
+        cache.trim(state.cache_limit)
     state.report = report
 
 
@@ -289,11 +289,15 @@ STAGES = (
 )
 
 
-def _folder_mtime(folder: Path) -> int | None:
-    try:
-        return folder.stat().st_mtime_ns
-    except OSError:
-        return None
+def _cache_state() -> tuple[int | None, ...]:
+    """The namespaces' folders' mtimes: a new entry changes one (a use does not)."""
+    state = []
+    for namespace in cache.NAMESPACES:
+        try:
+            state.append((cache.cache_dir() / namespace).stat().st_mtime_ns)
+        except OSError:
+            state.append(None)
+    return tuple(state)
 
 
 def _chart_inputs_keys(state: BuildState) -> dict[str, str]:

@@ -233,11 +233,11 @@ def warm_cache(tmp_path, monkeypatch) -> Path:
     """A cache of the test's own, warmed from the run's cache when there is one (a cold build is slow)."""
     import shutil
 
-    from site_builder import assets
+    from site_builder import cache
 
     folder = tmp_path / "cache"
-    if assets.cache_dir().is_dir():
-        shutil.copytree(assets.cache_dir(), folder, ignore=shutil.ignore_patterns("*.tmp"))
+    if cache.cache_dir().is_dir():
+        shutil.copytree(cache.cache_dir(), folder, ignore=shutil.ignore_patterns("*.tmp"))
     monkeypatch.setenv("SITE_BUILDER_CACHE", str(folder))
     monkeypatch.delenv("SITE_BUILDER_CACHE_MAX_MB", raising=False)
     return folder

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 import vl_convert
 
-from site_builder import assets
+from site_builder import assets, cache
 
 
 def test_hashed_names_change_with_content():
@@ -19,7 +19,7 @@ def test_vega_bundle_is_cached_and_defines_vega_embed(tmp_path, monkeypatch):
     monkeypatch.setattr(assets, "kept_dir", lambda: None)  # no private folder outside the cache
     first = assets.vega_bundle()
     cached = list(tmp_path.glob("vega-bundle-*.js"))
-    assert len(cached) == 1 and assets.unseal(cached[0].read_bytes()) == first.content  # sealed (see seal)
+    assert len(cached) == 1 and cache.unseal(cached[0].read_bytes()) == first.content  # sealed (see seal)
     assert b"window.vegaEmbed=" in first.content
     assert assets.vega_bundle() == first
 

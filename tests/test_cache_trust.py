@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 from jinja2.bccache import bc_magic
 
-from site_builder import assets
+from site_builder import assets, cache
 from site_builder.build import build_site
 from site_builder.cli import main
 from tests.test_incremental import snapshot
@@ -33,7 +33,7 @@ class Planted:
 
 def test_the_key_file_and_folder_are_private(tmp_path, monkeypatch):
     monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "cache"))
-    assert len(assets.secret()) == 32
+    assert len(cache.secret()) == 32
     assert stat.S_IMODE((tmp_path / "cache").stat().st_mode) == 0o700
     assert stat.S_IMODE((tmp_path / "cache" / "cache.key").stat().st_mode) == 0o600
     assert (tmp_path / "cache" / "CACHEDIR.TAG").read_bytes().startswith(b"Signature: 8a477f597d28d172789f06886806bc55")
@@ -42,17 +42,17 @@ def test_the_key_file_and_folder_are_private(tmp_path, monkeypatch):
 @pytest.mark.parametrize("exposure", ["readable by others", "owned by another user"])
 def test_a_key_file_others_can_read_is_replaced_and_said_so(tmp_path, monkeypatch, capsys, exposure):
     monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "cache"))
-    old = assets.secret()
-    sealed = assets.seal(b"entry")
+    old = cache.secret()
+    sealed = cache.seal(b"entry")
     if exposure == "readable by others":
         os.chmod(tmp_path / "cache" / "cache.key", 0o644)
     elif os.getuid() == 0:
         os.chown(tmp_path / "cache" / "cache.key", 4242, 4242)
     else:
         pytest.skip("giving a file to another user takes root")
-    assert assets.secret() not in (None, old)
+    assert cache.secret() not in (None, old)
     assert "not trusted, a new cache key is made" in capsys.readouterr().err
-    assert assets.unseal(sealed) is None  # what was sealed with the exposed key is made again
+    assert cache.unseal(sealed) is None  # what was sealed with the exposed key is made again
     assert stat.S_IMODE((tmp_path / "cache" / "cache.key").stat().st_mode) == 0o600
 
 
@@ -61,11 +61,12 @@ def test_a_malicious_pickle_with_a_valid_checksum_is_never_run(mini_site, warm_c
     build_site(mini_site, tmp_path / "good", jobs=1)
     marker = tmp_path / "pwned"
     payload = pickle.dumps(Planted(marker))
-    entries = [p for p in (warm_cache / "renders").iterdir() if p.suffix in (".article", ".chart", ".built")]
+    entries = [p for p in [*(warm_cache / "values").iterdir(), *(warm_cache / "builds").iterdir()]
+               if p.suffix in (".article", ".chart", ".built")]
     assert {p.suffix for p in entries} == {".article", ".chart", ".built"}
     for entry in entries:  # the layout of an entry before it was sealed: sha256(payload) + payload
         entry.write_bytes(hashlib.sha256(payload).digest() + payload)
-    for entry in (warm_cache / "renders").glob("*.jinja"):  # Jinja's bytecode header, then a pickle
+    for entry in (warm_cache / "templates").glob("*.jinja"):  # Jinja's bytecode header, then a pickle
         entry.write_bytes(bc_magic + payload)
     build_site(mini_site, tmp_path / "again", jobs=1)
     result = CliRunner().invoke(main, ["build", "--root", str(mini_site), "--out", str(tmp_path / "good")])

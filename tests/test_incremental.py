@@ -289,7 +289,7 @@ def test_a_markdown_problem_is_reported_on_every_build(mini_site, tmp_path, monk
 
 @pytest.mark.slow
 def test_charts_are_built_once_per_inputs(mini_site, warm_cache, tmp_path, monkeypatch):
-    for entry in (warm_cache / "renders").glob("*.chart"):
+    for entry in (warm_cache / "values").glob("*.chart"):
         entry.unlink()  # kept by another build of the same site
     builds = count_calls(monkeypatch, chart_catalog, "build_chart")
     build_site(mini_site, tmp_path / "a", jobs=1)
@@ -307,11 +307,14 @@ def test_charts_are_built_once_per_inputs(mini_site, warm_cache, tmp_path, monke
 @pytest.mark.slow
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "empty", "flipped"])
 def test_a_corrupt_cache_entry_is_ignored_and_rebuilt(mini_site, warm_cache, tmp_path, damage):
-    for entry in (warm_cache / "renders").glob("*"):
-        if entry.suffix in (".article", ".chart", ".jinja"):  # only this build's entries, all damaged below
-            entry.unlink()
+    def entries_of_this_build() -> list:
+        return [p for folder in ("values", "templates") for p in (warm_cache / folder).glob("*")
+                if p.suffix in (".article", ".chart", ".jinja")]
+
+    for entry in entries_of_this_build():  # only this build's entries, all damaged below
+        entry.unlink()
     build_site(mini_site, tmp_path / "good", jobs=1)
-    entries = [p for p in (warm_cache / "renders").iterdir() if p.suffix in (".article", ".chart", ".jinja")]
+    entries = entries_of_this_build()
     assert {entry.suffix for entry in entries} == {".article", ".chart", ".jinja"}
     for entry in entries:
         raw = entry.read_bytes()
@@ -330,9 +333,9 @@ def test_cache_keys_depend_on_every_part():
 
 def test_clearing_the_cache_removes_build_entries(mini_site, warm_cache, tmp_path):
     build_site(mini_site, tmp_path / "out", jobs=1)
-    assert any(p.suffix == ".chart" for p in (warm_cache / "renders").iterdir())
+    assert any(p.suffix == ".chart" for p in (warm_cache / "values").iterdir())
     assert CliRunner().invoke(main, ["cache", "clear"]).exit_code == 0
-    assert not any((warm_cache / "renders").iterdir())
+    assert not any(any((warm_cache / namespace).iterdir()) for namespace in cache.NAMESPACES)
 
 
 # --- --jobs ----------------------------------------------------------------------------------------------
@@ -486,7 +489,8 @@ def test_any_change_makes_a_real_build(mini_site, warm_cache, tmp_path, monkeypa
     elif change == "output file added":
         (out / "stray.html").write_text("?")
     else:
-        shutil.rmtree(warm_cache / "renders")
+        for namespace in cache.NAMESPACES:
+            shutil.rmtree(warm_cache / namespace, ignore_errors=True)
     planned = count_calls(monkeypatch, pages, "plan_pages")
     report = build_site(mini_site, out, jobs=1, strict=strict)
     assert len(planned) == 1

@@ -421,11 +421,11 @@ def check_sequence(root: Path, work: Path, colds: ColdBuilds, steps) -> None:
 def shared(tmp_path_factory):
     """The incremental builds' cache, shared by every test and example here (a user's cache outlives a project
     state), and the cold builds, one per project state."""
-    from site_builder import assets
+    from site_builder.cache import cache_dir
 
     cache = tmp_path_factory.mktemp("incremental") / "cache"
-    if assets.cache_dir().is_dir():  # the run's cache: a build from nothing is slow
-        shutil.copytree(assets.cache_dir(), cache, ignore=shutil.ignore_patterns("*.tmp"))
+    if cache_dir().is_dir():  # the run's cache: a build from nothing is slow
+        shutil.copytree(cache_dir(), cache, ignore=shutil.ignore_patterns("*.tmp"))
     return cache, ColdBuilds(tmp_path_factory.mktemp("cold"))
 
 

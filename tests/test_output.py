@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from site_builder import assets, images, output, stages as build_module
+from site_builder import cache as build_cache, images, output, stages as build_module
 from site_builder.build import build_site
 from site_builder.cli import main
 from site_builder.errors import Problem, SiteError
@@ -585,9 +585,9 @@ def cache(tmp_path, monkeypatch) -> Path:
 def test_the_cache_lives_outside_the_project_in_the_user_cache(monkeypatch, tmp_path):
     monkeypatch.delenv("SITE_BUILDER_CACHE", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert assets.cache_dir() == tmp_path / "xdg" / "site-builder"
+    assert build_cache.cache_dir() == tmp_path / "xdg" / "site-builder"
     monkeypatch.delenv("XDG_CACHE_HOME")
-    assert assets.cache_dir() == Path.home() / ".cache" / "site-builder"
+    assert build_cache.cache_dir() == Path.home() / ".cache" / "site-builder"
 
 
 def test_the_least_recently_used_renderings_are_evicted_first(cache):
@@ -597,10 +597,10 @@ def test_the_least_recently_used_renderings_are_evicted_first(cache):
     for age, name in enumerate([newest, newer, old, oldest]):
         (renders / name).write_bytes(b"x" * 1000)
         os.utime(renders / name, (1_700_000_000 - age * 60,) * 2)
-    assert images.trim_render_cache(2500) == 2000
+    assert build_cache.trim(2500) == 2000
     assert sorted(p.name for p in renders.iterdir()) == [newest, newer]
-    assert images.trim_render_cache(2500) == 0
-    assert images.trim_render_cache(0) == 2000 and list(renders.iterdir()) == []
+    assert build_cache.trim(2500) == 0
+    assert build_cache.trim(0) == 2000 and list(renders.iterdir()) == []
 
 
 def test_a_cache_hit_marks_the_rendering_as_recently_used(cache):
@@ -615,7 +615,8 @@ def test_a_cache_hit_marks_the_rendering_as_recently_used(cache):
 def test_a_build_bounds_the_cache(mini_site, warm_cache, tmp_path, monkeypatch):
     monkeypatch.setenv("SITE_BUILDER_CACHE_MAX_MB", "0.2")
     build_site(mini_site, tmp_path / "out")
-    assert 0 < sum(p.stat().st_size for p in (warm_cache / "renders").iterdir()) <= 200_000
+    assert 0 < sum(p.stat().st_size for namespace in build_cache.NAMESPACES
+                   for p in (warm_cache / namespace).iterdir()) <= 200_000
 
 
 @pytest.mark.parametrize("value", ["lots", "-5", "inf"])
@@ -631,18 +632,19 @@ def test_a_bad_cache_limit_fails_before_anything_is_written(mini_site, cache, tm
 def test_clearing_the_cache_is_safe_and_the_output_is_byte_identical(mini_site, warm_cache, tmp_path):
     cache = warm_cache
     build_site(mini_site, tmp_path / "warm")
-    assert len(list((cache / "renders").iterdir())) > 10
+    assert len([p for namespace in build_cache.NAMESPACES for p in (cache / namespace).glob("*")]) > 10
     (cache / "notes.txt").write_text("not ours")
     result = CliRunner().invoke(main, ["cache", "clear"])
     assert result.exit_code == 0 and result.output.startswith("removed ") and f"from {cache}" in result.output
-    assert sorted(p.name for p in cache.iterdir()) == ["CACHEDIR.TAG", "cache.key", "notes.txt", "renders"]
-    assert list((cache / "renders").iterdir()) == []
+    assert sorted(p.name for p in cache.iterdir()) == sorted(["CACHEDIR.TAG", "cache.key", "notes.txt",
+                                                              *build_cache.NAMESPACES])
+    assert not any(any((cache / namespace).iterdir()) for namespace in build_cache.NAMESPACES)
     build_site(mini_site, tmp_path / "cleared")
     assert snapshot(tmp_path / "warm") == snapshot(tmp_path / "cleared")
 
 
 def test_cache_info_prints_location_size_and_limit(cache, monkeypatch):
-    assert assets.secret() is not None  # a cache site-builder made
+    assert build_cache.secret() is not None  # a cache site-builder made
     (cache / "renders").mkdir(parents=True)
     (cache / "renders" / ("a" * 64 + ".svg")).write_bytes(b"x" * 1_500_000)
     (cache / "vega-bundle-1.0.js").write_bytes(b"x" * 500_000)
@@ -658,7 +660,7 @@ def test_an_unwritable_cache_only_costs_time(tmp_path, monkeypatch):
     monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "file" / "cache"))
     spec = {"data": {"values": [{"x": 2}]}, "mark": "bar", "encoding": {"x": {"field": "x", "type": "quantitative"}}}
     assert images.chart_svg(spec).startswith(b"<svg") and images.chart_svg(spec) == images.chart_svg(spec)
-    assert assets.cache_usage() == (0, 0) and images.trim_render_cache(0) == 0
+    assert build_cache.cache_usage() == (0, 0) and build_cache.trim(0) == 0
 
 
 # --- links --------------------------------------------------------------------------------------------
