@@ -7,15 +7,15 @@ import http.server
 import os
 import shutil
 import struct
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from click.testing import CliRunner
 
-from site_builder.cli import main
 from site_builder.config import load_config
 from tests.conftest import PATIENCE, ROOT
 from tests.site_checks import validator_file, wait_until
@@ -400,8 +400,10 @@ def test_a_bound_figure_shows_its_provenance_on_focus_without_widening_the_page(
 def test_the_screenshot_command_writes_a_png_of_the_viewport(tmp_path):
     page = tmp_path / "page.html"
     page.write_text("<!doctype html><html lang=en><title>x</title><p>A page.</p>", encoding="utf-8")
-    result = CliRunner().invoke(main, ["screenshot", str(page), "-o", str(tmp_path / "shot.png"), "--width", "400",
-                                       "--height", "300"])
-    assert result.exit_code == 0, result.output
+    # In a process of its own: Playwright's sync API refuses to run where another test left an asyncio loop.
+    result = subprocess.run([sys.executable, "-m", "site_builder", "screenshot", str(page), "-o",
+                             str(tmp_path / "shot.png"), "--width", "400", "--height", "300"],
+                            capture_output=True, text=True, timeout=PATIENCE)
+    assert result.returncode == 0, result.stderr
     png = (tmp_path / "shot.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (400, 300)
