@@ -84,7 +84,8 @@ EXTRA_ROWS = {
 BENCHMARK_NAMES = ("DeepSeek-V3 671B", "DeepSeek-V3 (671B)", "DSv3 671B")
 STATEMENTS = ("Acme says its runs scale near-linearly.", "Acme says it scales almost linearly.")
 ASSERTS = (">= 90 %", ">= 50 %", "<= 80 %")
-MSGSTRS = (None, "Stukken", "Verhalen", "Artikelen")  # the project's Dutch "Articles"; None: no catalog
+# The project's Dutch "Articles" (in pages) and "Results" (in its chart); None: no catalog of its own.
+MSGSTRS = (None, ("Stukken", "Uitkomsten"), ("Verhalen", "Scores"), ("Artikelen", "Resultaten"))
 MARKERS = (None, "project-own", "edited")  # a class in the project's article.html; None: the packaged one
 SCRIPTS = (None, "/* the project's own script */", "/* edited */")  # templates/assets/site.js; None: the packaged
 DISPLAY_NAMES = (None, "Acme Corp", "ACME")  # Acme's name in data/display_names.csv; None: no such file
@@ -104,7 +105,7 @@ class Project:
     benchmark_name: str = BENCHMARK_NAMES[0]
     statement: str = STATEMENTS[0]
     asserts: str = ASSERTS[0]
-    msgstr: str | None = MSGSTRS[1]
+    msgstr: tuple[str, str] | None = MSGSTRS[1]
     marker: str | None = MARKERS[1]
     script: str | None = SCRIPTS[0]
     display_name: str | None = DISPLAY_NAMES[0]
@@ -122,7 +123,7 @@ class Project:
         files["data/rounds/v6.0/claims.yaml"] = CLAIMS.format(statement=self.statement, asserts=self.asserts)
         files["charts/accelerators.py"] = PROJECT_CHART.replace("TITLE", self.chart_title)
         if self.msgstr is not None:
-            files["locales/nl/LC_MESSAGES/messages.po"] = CATALOG.format(msgstr=self.msgstr)
+            files["locales/nl/LC_MESSAGES/messages.po"] = CATALOG.format(*self.msgstr)
         if self.marker is not None:
             packaged = (ROOT / "site_builder/theme/templates/article.html").read_text(encoding="utf-8")
             files["templates/article.html"] = packaged.replace('<article class="article">',
@@ -156,7 +157,7 @@ CLAIMS = """- id: acme-scaling
       asserts: "{asserts}"
 """
 
-CATALOG = 'msgid ""\nmsgstr ""\n"Language: nl\\n"\n\nmsgid "Articles"\nmsgstr "{msgstr}"\n'
+CATALOG = 'msgid ""\nmsgstr ""\n"Language: nl\\n"\n\nmsgid "Articles"\nmsgstr "{}"\n\nmsgid "Results"\nmsgstr "{}"\n'
 
 PROJECT_CHART = '''"""A project's own chart."""
 import altair as alt
