@@ -368,9 +368,8 @@ def _build(root: Path, base_url: str, slots: list[Path], live: LiveSite, log: Ca
         for warning in report.warnings:
             log(str(warning))
         live.published(target)
-        other = slots[0] if target == slots[1] else slots[1]
-        if not other.exists():  # the other folder starts as this build, so the first edit is made like any other
-            uptodate.copy_build(target, other)
+        # The other folder starts as this build (once), so that the first edit is made like any other.
+        uptodate.copy_build(target, slots[0] if target == slots[1] else slots[1])
         log(f"built: {report.pages} pages, {report.charts} charts, {len(report.warnings)} warnings "
             f"in {report.seconds:.2f} s")
         return

@@ -36,6 +36,7 @@ from site_builder import charts as chart_catalog
 from site_builder.build import BuildReport, Stage, UNTIMED_FIELDS, internal_problem
 from site_builder.config import SiteConfig, placeholder_base_url_problem
 from site_builder.errors import Collector, Problem, SiteError, display_path
+from site_builder.theme import Theme
 
 FEED_ENTRIES = 50  # the newest articles per feed, in full: what a reader subscribing catches up on (Pelican: 100)
 
@@ -53,6 +54,7 @@ class BuildState:
     cache_limit: int
     problems: Collector = field(default_factory=Collector)
     warnings: list[Problem] = field(default_factory=list)
+    theme: Theme | None = None
     languages: list = field(default_factory=list)
     inputs: object = None
     project_charts: list = field(default_factory=list)
@@ -95,7 +97,7 @@ def read_languages(state: BuildState) -> None:
     """Each language's catalogs; and a --out that would overwrite an input is refused before anything is made."""
     config, root = state.config, state.config.root
     state.cache_state = _cache_state()  # an entry added changes it (a use does not)
-    theme = config.theme  # without a theme there is nothing to render: its error stops the build here
+    state.theme = theme = config.theme  # without a theme there is nothing to render: its error stops the build
     for code in config.languages:
         language, found = i18n.load_language(code, theme.locale_dirs, own=config.locales_dir)
         state.languages.append(language)
@@ -177,7 +179,7 @@ def plan_pages(state: BuildState) -> None:
                                         state.bound, names)
     state.site_pages += pages.alias_pages(config, state.languages, chart_set.aliases, chart_set.charts)
     state.page_keys = [pages.page_key(page) for page in state.site_pages]
-    theme = config.theme
+    theme = state.theme
     theme_files = assets.theme_assets(theme.assets())
     for asset in [*theme_files.values(), state.vega]:
         state.outputs.put(asset.path, asset.content)

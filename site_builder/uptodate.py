@@ -31,7 +31,7 @@ class Snapshot:
     `site`: every input but content/ and the templates (what any page may be made from); `inputs`: everything,
     with the options: a build with the same `inputs` into an intact output folder has nothing to do."""
 
-    def __init__(self, config, out_dir: Path, site: str, inputs: str) -> None:
+    def __init__(self, out_dir: Path, site: str, inputs: str) -> None:
         self.out_dir, self.site, self.inputs = out_dir, site, inputs
         self._record = cache.load("built", _record_key(out_dir))
         if not isinstance(self._record, dict):
@@ -45,7 +45,7 @@ class Snapshot:
 
         templates = [cache.files_fingerprint(folder) for folder in (config.templates_dir, PACKAGED / "templates")]
         inputs = cache.key("inputs", site, templates, cache.files_fingerprint(config.content_dir), strict)
-        return cls(config, out_dir, site, inputs)
+        return cls(out_dir, site, inputs)
 
     def _output(self) -> dict | None:
         """The output folder's files as they are now: walked once per build."""
@@ -127,8 +127,10 @@ def copy_build(source: Path, target: Path) -> None:
     """Make `target` the last build into `source`: its files hard-linked (the same inodes, so the same recorded
     state) and `source`'s record kept under `target`'s name, so that the next build into `target` makes only what
     changed (`serve` builds into two folders in turn). Nothing is done when `source` has no record."""
+    if target.exists():
+        return
     record = cache.load("built", _record_key(source))
-    if not isinstance(record, dict) or target.exists():
+    if not isinstance(record, dict):
         return
     shutil.copytree(source, target, copy_function=os.link, symlinks=True)
     cache.save("built", _record_key(target), record)
