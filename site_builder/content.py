@@ -8,6 +8,7 @@ import hashlib
 import re
 import unicodedata
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -79,7 +80,11 @@ class Article:
         return object.__getattribute__(self, name)
 
     def field_digest(self, name: str) -> str:
-        return freshness.digest(object.__getattribute__(self, name))
+        # An article is frozen: each field's digest is taken once, though thousands of pages read it.
+        memo = object.__getattribute__(self, "__dict__").setdefault("_field_digests", {})
+        if name not in memo:
+            memo[name] = freshness.digest(object.__getattribute__(self, name))
+        return memo[name]
 
     def __identity__(self) -> tuple:  # in a planned page's key: the article's fields count as they are read
         return ("article", object.__getattribute__(self, "source"))
@@ -335,19 +340,25 @@ def _keep(entry: str | None, article: Article | None, problems: list[Problem]) -
     return article, problems
 
 
-def _load_one(root: Path | None, task: tuple[Path, str]) -> tuple[Article | None, list[Problem]]:
+def _load_one(shared: tuple[Path | None, Callable | None],
+              task: tuple[Path, str]) -> tuple[Article | None, list[Problem]]:
     """One article and its problems (a task of `parallel.run`: the problems travel back with it)."""
+    root, also = shared
     path, lang = task
     found = Collector()
     article = load_article(path, lang, found, root)
+    if also is not None and article is not None and not found.problems and not article.draft:
+        also(article)
     return (_packed(article) if article else None), found.problems
 
 
 def load_articles(content_dir: Path, languages: tuple[str, ...], root: Path | None = None,
-                  warnings: list[Problem] | None = None, jobs: int = 1, compact: bool = False) -> list[Article]:
+                  warnings: list[Problem] | None = None, jobs: int = 1, compact: bool = False,
+                  also: Callable[[Article], None] | None = None) -> list[Article]:
     """Every non-draft article of every language, sorted; all problems reported together. `compact` articles
     (for a build, which holds thousands) leave out their Markdown (`check` reads it) and keep their HTML
-    compressed: read it with `html_of`.
+    compressed: read it with `html_of`. `also` is called on each article read from its file (not from the
+    cache), in the worker that read it (the build draws its card there).
 
     Notes and warnings (ignored files, a folder of a language the site does not build) are appended
     to `warnings` when given; they never fail the build by themselves. The files are read and rendered
@@ -378,7 +389,8 @@ def load_articles(content_dir: Path, languages: tuple[str, ...], root: Path | No
             steps.append(("problem", skipped) if skipped is not None else ("load", (path, lang)))
     tasks = [value for kind, value in steps if kind == "load"]
     known = [_cached_article(path, lang, root) for path, lang in tasks]  # (key, article or None) per file
-    made = iter(parallel.run(_load_one, [task for task, (_, found) in zip(tasks, known) if found is None], jobs, root))
+    made = iter(parallel.run(_load_one, [task for task, (_, found) in zip(tasks, known) if found is None], jobs,
+                             (root, also)))
     loaded = iter([(found, []) if found is not None else _keep(entry, *next(made)) for entry, found in known])
     # Articles are loaded (and cached) with their HTML compressed: a build keeps them so, without the Markdown.
     finish = (lambda a: dataclasses.replace(a, body="")) if compact else _unpacked

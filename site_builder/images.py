@@ -78,14 +78,10 @@ def rendering_key(task: Task) -> str:
 
 
 def stored_task(_shared, task: Task):
-    """The rendering of a task that is not cached (see `render_all`), made and stored, answering with its file
-    in the cache rather than its bytes (a task of `parallel.run`: thousands of cards need not travel between
-    processes, nor sit in memory together)."""
+    """The rendering of a task that is not cached (see `Renderings`), made and stored, answering with its file
+    in the cache rather than its bytes (a task of `FreshWorker`)."""
     kind, spec = _entry(task)
-    if spec.get("card") == PILLOW_CARD:
-        content = _draw_card(spec, card_fonts())
-    else:
-        content = (_vega_svg if kind == "svg" else _vega_png)(spec)
+    content = (_vega_svg if kind == "svg" else _vega_png)(spec)
     path = _cache_path(kind, spec)
     return FromFile(str(path), skip=MAC_SIZE) if store(path, content) else content  # no cache: the bytes
 
@@ -104,50 +100,123 @@ class RenderFailure(str):
 
 
 def in_fresh_worker(task, items: list) -> list:
-    """[task(None, item) for item in items] in one spawned worker, in order, behind an error boundary: an item
-    that makes vl-convert fail gets a RenderFailure in its place. A Rust panic there either aborts the worker
-    (BrokenProcessPool here) or raises pyo3's PanicException, a BaseException; the worker takes the items in
-    order, so the first that failed is the culprit, and those after it are tried again in a new worker.
+    """[task(None, item) for item in items] in one spawned worker, in order, behind an error boundary (see
+    `FreshWorker`)."""
+    return FreshWorker(task, items).results()
+
+
+class FreshWorker:
+    """[task(None, item) for item in items], made in one spawned process that starts at once, while this one
+    goes on; `results()` waits for them. An item that makes vl-convert fail gets a RenderFailure in its place.
+    A Rust panic there either aborts the worker (its pipe closes early) or raises pyo3's PanicException, a
+    BaseException; the worker takes the items in order, so the first without a result is the culprit, and
+    those after it go to a new worker.
+
     Spawned, not forked: vl-convert's runtime (threads, about 120 MB) then never lives in this process, which
-    may fork workers later; `task` travels by pickle, so it is a module-level function of a light module."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
+    may fork workers later; `task` travels by pickle, so it is a module-level function of a light module. No
+    thread waits here on the worker (a plain process and a pipe), so this process may fork while it runs."""
 
-    results: list = []
-    while len(results) < len(items):
-        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
-            futures = [pool.submit(task, None, item) for item in items[len(results):]]
-            for future in futures:
-                try:
-                    results.append(future.result())
-                except (KeyboardInterrupt, SystemExit):
-                    raise
-                except BaseException as exc:  # noqa: BLE001 - the boundary: whatever the renderer raised
-                    results.append(RenderFailure("the renderer crashed (its process was aborted)"
-                                                 if isinstance(exc, BrokenProcessPool) else
-                                                 f"{type(exc).__name__}: {str(exc)[:200]}"))
-                    pool.shutdown(cancel_futures=True)
-                    break
-    return results
+    def __init__(self, task, items: list) -> None:
+        self.task, self.items, self._done = task, list(items), []
+        self._start()
+
+    def _start(self) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        self._pipe, sending = context.Pipe(duplex=False)
+        left = self.items[len(self._done):]
+        self._process = context.Process(target=_work_in_order, args=(self.task, left, sending), daemon=True)
+        if left:
+            self._process.start()
+        sending.close()  # held by the worker alone now: its end, or its death, closes the pipe
+
+    def results(self) -> list:
+        while len(self._done) < len(self.items):
+            try:
+                self._done.append(self._pipe.recv())
+            except EOFError:  # the worker is gone before its last result: it died on the next item
+                self._stop()
+                self._done.append(RenderFailure("the renderer crashed (its process was aborted)"))
+                self._start()
+        self._stop()
+        return self._done
+
+    def cancel(self) -> None:
+        """Stop the worker (a build that failed before it needed the results)."""
+        if self._process.pid is not None and self._process.exitcode is None:
+            self._process.terminate()
+        self._stop()
+
+    def _stop(self) -> None:
+        if self._process.pid is not None:
+            self._process.join()
+        self._pipe.close()
 
 
-def render_all(tasks: list[Task], jobs: int) -> list:
-    """Every rendering, in order, as FromFile (or bytes when the cache cannot be written; a RenderFailure when
-    vl-convert could not make it): cached ones found here, the others made in `jobs` processes (vl-convert
-    always in a fresh one, never in this process)."""
+def _work_in_order(task, items: list, sending) -> None:
+    """In the spawned worker: each item's result sent as it is made; an exception is that item's failure."""
+    for item in items:
+        try:
+            result = task(None, item)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as exc:  # noqa: BLE001 - the boundary: whatever the renderer raised (a panic too)
+            result = RenderFailure(f"{type(exc).__name__}: {str(exc)[:200]}")
+        sending.send(result)
+    sending.close()
+
+
+class Renderings:
+    """Every rendering of `tasks` (charts; cards Pillow cannot draw), in order, as FromFile (or bytes when the
+    cache cannot be written; a RenderFailure when vl-convert could not make it): cached ones found at once, the
+    others started at once in vl-convert's worker, a fresh process (never this one), and made while the build
+    goes on; `results()` waits for them."""
+
+    def __init__(self, tasks: list[Task]) -> None:
+        self.found = [stored_rendering(task) for task in tasks]
+        # One vl-convert worker: its runtime costs 120 MB a process, and the charts are a few dozen.
+        self.vega = FreshWorker(stored_task, [task for task, content in zip(tasks, self.found) if content is None])
+
+    def results(self) -> list:
+        made = iter(self.vega.results())
+        return [content if content is not None else next(made) for content in self.found]
+
+    def cancel(self) -> None:
+        self.vega.cancel()
+
+
+def pillow_draws(task: Task) -> bool:
+    """Whether a card is drawn here with Pillow (else vl-convert makes it, as a rendering)."""
+    return task[0] == "card" and _entry(task)[1].get("card") == PILLOW_CARD
+
+
+def card_file(path: str, key: str) -> str:
+    """The name of an output's card in the build's spool: one per output path and card (two pages may share a
+    card's text, never a file, since each file is moved into its place)."""
+    return hashlib.sha256(f"{path}\n{key}".encode()).hexdigest()[:32] + ".png"
+
+
+def draw_card(task: Task, file: Path) -> None:
+    """A Pillow card drawn into `file` (the build's spool; the site keeps it, so it is not cached: written once)."""
+    _kind, spec = _entry(task)
+    file.write_bytes(_draw_card(spec, card_fonts()))
+
+
+def _draw_card_task(_shared, item: tuple[Task, str]) -> str | None:
+    try:
+        draw_card(item[0], Path(item[1]))
+    except OSError as error:  # a full disk: reported once, at the output folder
+        return error.strerror or str(error)
+    return None
+
+
+def draw_cards(cards: list[tuple[Task, Path]], jobs: int) -> list[str]:
+    """Each (Pillow card, spool file) drawn, in `jobs` processes; why any could not be written."""
     from site_builder import parallel
 
-    found = [stored_rendering(task) for task in tasks]
-    missing = [task for task, content in zip(tasks, found) if content is None]
-    # Pillow cards in forked workers (or here, when few); vl-convert only in fresh ones (its runtime's threads
-    # do not survive a fork, and a parent that started it could not fork workers later, as `serve` does).
-    drawn = [_entry(task)[1].get("card") == PILLOW_CARD for task in missing]
-    cards = iter(parallel.run(stored_task, [t for t, d in zip(missing, drawn) if d], jobs))
-    # One vl-convert worker: its runtime costs 120 MB a process, and the charts are a few dozen.
-    others = iter(in_fresh_worker(stored_task, [t for t, d in zip(missing, drawn) if not d]))
-    made = iter([next(cards) if d else next(others) for d in drawn])
-    return [content if content is not None else next(made) for content in found]
+    return [error for error in parallel.run(_draw_card_task, [(task, str(file)) for task, file in cards], jobs)
+            if error is not None]
 
 
 STATIC_FONT = "sans-serif"
@@ -217,8 +286,15 @@ def card_fonts() -> tuple[bytes, bytes] | None:
     for folder in FONT_FOLDERS:
         regular, bold = Path(folder, "DejaVuSans.ttf"), Path(folder, "DejaVuSans-Bold.ttf")
         with contextlib.suppress(OSError):
-            return regular.read_bytes(), bold.read_bytes()
+            return _font_files(*((path, path.stat().st_mtime_ns, path.stat().st_size) for path in (regular, bold)))
     return None
+
+
+@functools.lru_cache(maxsize=4)
+def _font_files(*files: tuple[Path, int, int]) -> tuple[bytes, ...]:
+    """The fonts' bytes, read once per version of the files (1.4 MB, asked for on every card): the same bytes
+    objects each time, whose hash Python keeps, so the caches keyed by them cost nothing either."""
+    return tuple(path.read_bytes() for path, _mtime, _size in files)
 
 
 def _drawable(text: str) -> bool:

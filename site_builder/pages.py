@@ -349,6 +349,11 @@ def _chart_pages(plan: _Plan, lang: Language) -> list[Page]:
     return pages
 
 
+def article_card(config: SiteConfig, lang: Language, article: Article) -> tuple[str, str, str]:
+    """An article's Open Graph card: (title, kicker, footer)."""
+    return article.title, config.title[lang.code], lang.date(article.date)
+
+
 def _articles_by_language(plan: _Plan, code: str) -> tuple[list[Article], list[Article]]:
     own = [a for a in plan.articles if a.lang == code]
     others = sorted((a for a in plan.articles if a.lang != code), key=lambda a: (plan.codes.index(a.lang), a.slug))
@@ -379,7 +384,7 @@ def _article_pages(plan: _Plan, lang: Language) -> list[Page]:
                           {c: alternates[c] for c in plan.codes if c in alternates}, plan.view(SiteView, "articles"),
                           x_default=alternates.get(config.default_language),
                           og_image=paths.article_card(code, article.slug),
-                          card=(article.title, config.title[code], lang.date(article.date)),
+                          card=article_card(config, lang, article),
                           late=view))
     return pages
 

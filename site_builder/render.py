@@ -201,8 +201,13 @@ def template_source(env: jinja2.Environment, name: str) -> bytes | None:
 
 
 def template_digest(env: jinja2.Environment, name: str) -> str | None:
-    source = template_source(env, name)
-    return None if source is None else hashlib.sha256(source).hexdigest()
+    """The digest of a template's bytes, read once per environment (a build makes its environments anew), not
+    once per page that uses it."""
+    known = env.__dict__.setdefault("template_digests", {})
+    if name not in known:
+        source = template_source(env, name)
+        known[name] = None if source is None else hashlib.sha256(source).hexdigest()
+    return known[name]
 
 
 def templates_used(env: jinja2.Environment, name: str) -> frozenset[str]:

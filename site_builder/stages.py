@@ -7,6 +7,7 @@ pages planned -> images -> pages rendered -> feeds and indexes -> the site writt
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import os
@@ -72,11 +73,15 @@ class BuildState:
     report: BuildReport | None = None
     spool: Path | None = None
     cache_state: tuple = ()
+    chart_renderings: tuple[list, images.Renderings] | None = None  # made while the articles are read
 
     def close(self) -> None:
-        """What a build leaves behind, whether it succeeded or not: the spool of pages goes."""
+        """What a build leaves behind, whether it succeeded or not: the spool of pages goes, and a renderer
+        still running is stopped."""
         if self.spool is not None:
             shutil.rmtree(self.spool, ignore_errors=True)
+        if self.chart_renderings is not None:
+            self.chart_renderings[1].cancel()
 
 
 def build_date(articles) -> dt.date:
@@ -122,8 +127,8 @@ def read_data(state: BuildState) -> None:
 
 
 def make_charts(state: BuildState) -> None:
-    """Every chart in every language, then its files. Before the articles, while this process is small:
-    vl-convert's worker then adds its 120 MB to a smaller total."""
+    """Every chart in every language, then its files; their renderings are started in vl-convert's worker, which
+    makes them while the articles are read."""
     if state.inputs is None or state.problems.problems:
         return
     vega = assets.vega_bundle(cached_only=True) or images.in_fresh_worker(assets.vega_bundle_task, [0])[0]
@@ -132,15 +137,28 @@ def make_charts(state: BuildState) -> None:
     state.vega = vega
     keys = _chart_inputs_keys(state)
     state.chart_set = chart_catalog.build_charts(state.inputs, state.languages, keys, state.project_charts)
-    _add_chart_files(state.outputs, state.chart_set.charts, state.chart_set.aliases, state.jobs)
+    state.chart_renderings = _add_chart_files(state.outputs, state.chart_set.charts, state.chart_set.aliases)
 
 
 def read_content(state: BuildState) -> None:
     """Every article; with --strict, the warnings found so far become errors (notes never fail a build)."""
     config = state.config
+    languages = {language.code: language for language in state.languages}
+    if state.problems.problems:  # an --out refused: nothing is written beside it
+        spool = None
+    else:  # cards, then pages: moved into the site when it is written
+        state.spool = spool = output.spool_folder(state.out_dir)
+
+    def draw_card(article: content.Article) -> None:  # in the worker that read the article, beside its Markdown
+        task = ("card", pages.article_card(config, languages[article.lang], article))
+        if images.pillow_draws(task):
+            path = paths.article_card(article.lang, article.slug)
+            with contextlib.suppress(OSError):  # drawn again, and the failure reported, when the site is made
+                images.draw_card(task, spool / images.card_file(path, images.rendering_key(task)))
+
     try:
         loaded = content.load_articles(config.content_dir, config.languages, warnings=state.warnings,
-                                       jobs=state.jobs, compact=True)
+                                       jobs=state.jobs, compact=True, also=draw_card if spool else None)
         state.articles = freshness.Collection("articles", loaded, identity=lambda article: article.source)
     except SiteError as error:
         state.problems.extend(error)
@@ -198,14 +216,28 @@ def plan_pages(state: BuildState) -> None:
 
 def make_images(state: BuildState) -> None:
     """Each page's Open Graph image: a text card (a chart page's is its chart's PNG, made with the chart)."""
-    renderings: list[tuple[str, images.Task]] = []
     outputs = state.outputs
+    if state.chart_renderings is not None:  # the charts' own first: a chart page's image is its chart's PNG
+        pending, state.chart_renderings = state.chart_renderings, None
+        _add_renderings(outputs, *pending)
+    renderings: list[tuple[str, images.Task]] = []  # by vl-convert: a chart page's, a card Pillow cannot draw
+    cards: list[tuple[str, str, images.Task, Path]] = []  # (path, key, task, its file in the spool)
     for page in state.site_pages:
-        if page.card:
+        if page.card and images.pillow_draws(task := ("card", page.card)):
+            key = images.rendering_key(task)
+            if not outputs.current(page.og_image, key):
+                cards.append((page.og_image, key, task, state.spool / images.card_file(page.og_image, key)))
+        elif page.card:
             _plan_rendering(outputs, page.og_image, ("card", page.card), renderings)
         elif page.og_image and page.og_image not in outputs.files:
             _plan_rendering(outputs, page.og_image, ("png", page.context["chart"].spec), renderings)
-    _add_renderings(outputs, renderings, state.jobs)
+    # An article's card was drawn while it was read, unless the article came from the cache.
+    failed = images.draw_cards([(task, file) for _, _, task, file in cards if not file.exists()], state.jobs)
+    if failed:
+        raise SiteError(Problem(f"cannot write the site: {failed[0]}", state.out_dir.as_posix()))
+    for path, key, _, file in cards:
+        outputs.add(path, key, output.FromFile(str(file), owned=True), {})
+    _add_renderings(outputs, renderings, images.Renderings([task for _, task in renderings]))
 
 
 def render_pages(state: BuildState) -> None:
@@ -214,8 +246,7 @@ def render_pages(state: BuildState) -> None:
     outputs, site_pages = state.outputs, state.site_pages
     keys = state.page_keys
     stale = [index for index, page in enumerate(site_pages) if not outputs.current(page.path, keys[index])]
-    spool = output.spool_folder(state.out_dir)  # pages go to disk as they are made, not into memory
-    state.spool = spool
+    spool = state.spool  # pages go to disk as they are made, not into memory
     problems = Collector()
     try:
         rendered = parallel.run(_render_page, stale, state.jobs,
@@ -314,11 +345,12 @@ def _plan_rendering(outputs: freshness.Outputs, path: str, task: images.Task,
         renderings.append((path, task))
 
 
-def _add_renderings(outputs: freshness.Outputs, renderings: list[tuple[str, images.Task]], jobs: int) -> None:
-    """Make the renderings (in `jobs` processes) and add them to the site; one that vl-convert failed to make is
-    a problem naming its file (charts/LANG/ID.svg). A rendering is made from its task alone: it reads nothing."""
+def _add_renderings(outputs: freshness.Outputs, renderings: list[tuple[str, images.Task]],
+                    made: images.Renderings) -> None:
+    """Add the renderings to the site once made; one that vl-convert failed to make is a problem naming its file
+    (charts/LANG/ID.svg). A rendering is made from its task alone: it reads nothing."""
     failed = []
-    for (path, task), rendering in zip(renderings, images.render_all([task for _, task in renderings], jobs)):
+    for (path, task), rendering in zip(renderings, made.results()):
         if isinstance(rendering, images.RenderFailure):
             failed.append(Problem(f"vl-convert could not render {path}: {rendering}",
                                   hint="a character in its texts (title, labels, names) it cannot draw?"))
@@ -354,11 +386,12 @@ def _render_page(shared: tuple, index: int) -> tuple[output.FromFile | None, lis
     return output.FromFile(str(path), owned=True), [], recorder.reads
 
 
-def _add_chart_files(outputs: freshness.Outputs, charts: list[chart_catalog.Chart], aliases: dict[str, str],
-                     jobs: int) -> None:
+def _add_chart_files(outputs: freshness.Outputs, charts: list[chart_catalog.Chart],
+                     aliases: dict[str, str]) -> tuple[list, images.Renderings]:
     """Spec (JSON), static SVG and PNG (the chart page's Open Graph image) per chart and language; the plotted
     rows once per chart as CSV (from the first language: the rows are the same, only generated labels
-    differ). A renamed chart's old id gets the same files, so links to them keep working."""
+    differ). A renamed chart's old id gets the same files, so links to them keep working. The renderings are
+    only started: (what is rendered, its making)."""
     renderings: list[tuple[str, images.Task]] = []
     old_ids: dict[str, list[str]] = {}
     for old, new in aliases.items():
@@ -373,4 +406,4 @@ def _add_chart_files(outputs: freshness.Outputs, charts: list[chart_catalog.Char
             csv_path = paths.chart_csv(chart_id)
             if csv_path not in outputs.files:
                 outputs.put(csv_path, rows_csv)
-    _add_renderings(outputs, renderings, jobs)
+    return renderings, images.Renderings([task for _, task in renderings])
