@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import hashlib
+import os
 import re
 import unicodedata
 import zlib
@@ -78,6 +79,11 @@ class Article:
             freshness.read(("article", object.__getattribute__(self, "source"), name),
                            lambda: self.field_digest(name))
         return object.__getattribute__(self, name)
+
+    def __getstate__(self) -> dict:  # the digests taken by one build stay out of the cache and the workers
+        state = dict(object.__getattribute__(self, "__dict__"))
+        state.pop("_field_digests", None)
+        return state
 
     def field_digest(self, name: str) -> str:
         # An article is frozen: each field's digest is taken once, though thousands of pages read it.
@@ -291,7 +297,7 @@ def load_article(path: Path, lang: str, problems: Collector, root: Path | None =
         return None
     content_hash = hashlib.sha256("\n".join([meta["title"], meta["summary"], body.strip()]).encode()).hexdigest()[:12]
     try:
-        rendered = render(body, body_line, shown, problems)  # the whole article is cached (_cached_article)
+        rendered = render(body, body_line, shown, problems)  # the whole article is cached (_ArticleBook)
     except RecursionError:
         problems.error("Markdown is nested too deeply to render", shown, body_line)
         return None
@@ -321,23 +327,37 @@ def html_of(article: Article) -> str:
     return zlib.decompress(article.packed).decode("utf-8") if article.packed else article.html
 
 
-def _cached_article(path: Path, lang: str, root: Path | None) -> tuple[str | None, Article | None]:
-    """(cache key, the article loaded from these bytes before, or None). An article with any problem is never
-    kept, so its problems are reported on every build."""
-    try:
-        raw = path.read_bytes()
-    except OSError:
-        return None, None
-    entry = cache.key("packed article", cache.versions("pyyaml", *MARKDOWN_LIBRARIES), raw, path.name, lang,
-                      sources.shown_path(path, root))
-    found = cache.load("article", entry)
-    return entry, found if isinstance(found, Article) else None
+class _ArticleBook:
+    """The articles of one content folder as the last build read them, in one cache entry (one file to read on
+    an edit, not thousands): file key (its bytes, name, language and the Markdown libraries) -> Article. An
+    article with any problem is never kept, so its problems are reported on every build."""
 
+    def __init__(self, content_dir: Path) -> None:
+        self.entry = cache.key("articles", os.path.realpath(content_dir))
+        found = cache.load("articles", self.entry)
+        self.known: dict[str, Article] = found if isinstance(found, dict) else {}
+        self.kept: dict[str, Article] = {}
 
-def _keep(entry: str | None, article: Article | None, problems: list[Problem]) -> tuple[Article | None, list[Problem]]:
-    if entry is not None and article is not None and not problems:
-        cache.save("article", entry, article)
-    return article, problems
+    def key(self, path: Path, lang: str, root: Path | None) -> str | None:
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            return None
+        return cache.key("packed article", cache.versions("pyyaml", *MARKDOWN_LIBRARIES), raw, path.name, lang,
+                         sources.shown_path(path, root))
+
+    def get(self, key: str | None) -> Article | None:
+        found = self.known.get(key) if key is not None else None
+        return found if isinstance(found, Article) else None
+
+    def keep(self, key: str | None, article: Article | None, problems: list[Problem]) -> None:
+        if key is not None and article is not None and not problems:
+            self.kept[key] = article
+
+    def save(self) -> None:
+        """Keep this build's articles (only those: removed files leave the book) when they changed."""
+        if self.kept.keys() != self.known.keys():
+            cache.save("articles", self.entry, self.kept)
 
 
 def _load_one(shared: tuple[Path | None, Callable | None],
@@ -388,10 +408,14 @@ def load_articles(content_dir: Path, languages: tuple[str, ...], root: Path | No
             skipped = sources.check_entry(path, sources.shown_path(path, root), bases, ".md")
             steps.append(("problem", skipped) if skipped is not None else ("load", (path, lang)))
     tasks = [value for kind, value in steps if kind == "load"]
-    known = [_cached_article(path, lang, root) for path, lang in tasks]  # (key, article or None) per file
+    book = _ArticleBook(content_dir)
+    known = [(key, book.get(key)) for key in (book.key(path, lang, root) for path, lang in tasks)]
     made = iter(parallel.run(_load_one, [task for task, (_, found) in zip(tasks, known) if found is None], jobs,
                              (root, also)))
-    loaded = iter([(found, []) if found is not None else _keep(entry, *next(made)) for entry, found in known])
+    loaded = [(found, []) if found is not None else next(made) for _, found in known]
+    for (key, _), (article, found) in zip(known, loaded):
+        book.keep(key, article, found)
+    book.save()
     # Articles are loaded (and cached) with their HTML compressed: a build keeps them so, without the Markdown.
     finish = (lambda a: dataclasses.replace(a, body="")) if compact else _unpacked
     loaded = iter([(finish(article) if article else article, found) for article, found in loaded])

@@ -302,7 +302,8 @@ def write(state: BuildState) -> None:
                          len([p for p in state.site_pages if not p.path.startswith("embed/")]),
                          len(chart_set.charts), len(outputs.files), tuple(state.warnings), 0.0,
                          tuple(chart_set.notes), written.written)
-    state.snapshot.record({name: getattr(report, name) for name in UNTIMED_FIELDS}, outputs.records)
+    state.snapshot.record({name: getattr(report, name) for name in UNTIMED_FIELDS}, outputs.records,
+                          written.state)
     if _cache_state() != state.cache_state:  # the cache grew: keep it in its bound
         cache.trim(state.cache_limit)
     state.report = report

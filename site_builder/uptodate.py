@@ -79,11 +79,13 @@ class Snapshot:
         return {path: (key, numbers, state[path]) for path, (key, numbers) in records.items()
                 if path in state and state[path] == recorded.get(path)}, reads
 
-    def record(self, report: dict, records: dict[str, tuple[str, list]]) -> None:
-        """Remember a successful build: its inputs, its output's state, its report (without timing) and each
-        output's key and reads, for the next build."""
+    def record(self, report: dict, records: dict[str, tuple[str, list]],
+               written: dict[str, tuple[int, int, int]] | None) -> None:
+        """Remember a successful build: its inputs, its output's state (`written`, as the write left it; else the
+        folder was left untouched, as walked at the start), its report (without timing) and each output's key
+        and reads, for the next build."""
         try:
-            state = _output_state(self.out_dir)
+            state = written if written is not None else self._output()
         except OSError:
             return
         by_path, reads = freshness.packed(records)

@@ -62,8 +62,8 @@ def test_a_malicious_pickle_with_a_valid_checksum_is_never_run(mini_site, warm_c
     marker = tmp_path / "pwned"
     payload = pickle.dumps(Planted(marker))
     entries = [p for p in [*(warm_cache / "values").iterdir(), *(warm_cache / "builds").iterdir()]
-               if p.suffix in (".article", ".chart", ".built")]
-    assert {p.suffix for p in entries} == {".article", ".chart", ".built"}
+               if p.suffix in (".articles", ".chart", ".built")]
+    assert {p.suffix for p in entries} == {".articles", ".chart", ".built"}
     for entry in entries:  # the layout of an entry before it was sealed: sha256(payload) + payload
         entry.write_bytes(hashlib.sha256(payload).digest() + payload)
     for entry in (warm_cache / "templates").glob("*.jinja"):  # Jinja's bytecode header, then a pickle

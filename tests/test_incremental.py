@@ -309,13 +309,13 @@ def test_charts_are_built_once_per_inputs(mini_site, warm_cache, tmp_path, monke
 def test_a_corrupt_cache_entry_is_ignored_and_rebuilt(mini_site, warm_cache, tmp_path, damage):
     def entries_of_this_build() -> list:
         return [p for folder in ("values", "templates") for p in (warm_cache / folder).glob("*")
-                if p.suffix in (".article", ".chart", ".jinja")]
+                if p.suffix in (".articles", ".chart", ".jinja")]
 
     for entry in entries_of_this_build():  # only this build's entries, all damaged below
         entry.unlink()
     build_site(mini_site, tmp_path / "good", jobs=1)
     entries = entries_of_this_build()
-    assert {entry.suffix for entry in entries} == {".article", ".chart", ".jinja"}
+    assert {entry.suffix for entry in entries} == {".articles", ".chart", ".jinja"}
     for entry in entries:
         raw = entry.read_bytes()
         entry.write_bytes({"garbage": b"\x80not a pickle", "truncated": raw[: len(raw) // 2], "empty": b"",
