@@ -1,7 +1,10 @@
-"""Static renderings with vl-convert (no browser, no network): chart SVG and PNG, Open Graph cards.
+"""Static renderings (no browser, no network): chart SVG and PNG with vl-convert, Open Graph cards with Pillow
+(or vl-convert, for a script Pillow cannot lay out).
 
-Renderings are cached on disk by the hash of their spec, so a rebuild only renders what changed. Each is
-sealed (`cache.seal`) and checked before use: one that does not check out is rendered again.
+vl-convert's renderings are cached on disk by the hash of their spec, so a rebuild only renders what changed.
+Each is sealed (`cache.seal`) and checked before use: one that does not check out is rendered again. A build
+draws its Pillow cards straight into its spool (1-2 ms each, where reading one back from the cache and copying
+it costs about as much): written once, then kept by the site from one build to the next.
 """
 
 from __future__ import annotations

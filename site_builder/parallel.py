@@ -28,7 +28,10 @@ def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-RECYCLE = 512  # forked workers are replaced after this many items: what they hold then goes back to the system
+# Forked workers are replaced after this many items: what they hold then goes back to the system. Each fork of
+# a parent holding the site costs its page tables and copied pages: every 512 items cost 1-2 s of a 3,000-article
+# build, while its largest process stays under 300 MB with 4,096.
+RECYCLE = 4096
 
 
 def run(task: Callable, items: Iterable, jobs: int, shared: object = None) -> list:

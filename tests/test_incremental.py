@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import inspect
 import io
 import os
 import shutil
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -437,6 +439,50 @@ def test_long_titles_wrap_to_four_lines_with_an_ellipsis():
     lines = images._wrap(draw, "word " * 80 + "Pneumonoultramicroscopicsilicovolcanoconiosis" * 3, font, 1056, 4)
     assert len(lines) == 4 and lines[-1].endswith("…")
     assert all(draw.textlength(line, font=font) <= 1056 for line in lines)
+
+
+def test_each_card_is_drawn_once_the_articles_beside_their_markdown_and_none_is_cached(mini_site, warm_cache,
+                                                                                       tmp_path, monkeypatch):
+    if images.card_fonts() is None:
+        pytest.skip("no DejaVu Sans font installed")
+    for entry in (warm_cache / "values").glob("*.articles"):
+        entry.unlink()  # every article read from its file, as in a cold build
+    drawn, real_draw = [], images.draw_card
+
+    def draw_card(task, file):
+        drawn.append((task, "reading its article" if any(s.function == "_load_one" for s in inspect.stack())
+                      else "later"))
+        return real_draw(task, file)
+
+    monkeypatch.setattr(images, "draw_card", draw_card)
+    out = tmp_path / "out"
+    build_site(mini_site, out, jobs=1)
+    cards = sorted(out.glob("og/*/articles/*.png")) + sorted(out.glob("og/*/home.png"))
+    assert cards and len(drawn) == len(cards) == len({task for task, _ in drawn})  # each once
+    articles = {task[1][0] for task, when in drawn if when == "reading its article"}
+    assert articles == {a.title for a in content.load_articles(mini_site / "content", ("en", "nl"))}
+    assert all(when == "later" for task, when in drawn if task[1][0] not in articles)  # the home pages' cards
+    cached = {p.read_bytes()[cache.MAC_SIZE:] for p in (warm_cache / "renders").glob("*.png")}
+    assert not cached & {card.read_bytes() for card in cards}  # written once: into the site, not the cache
+    title, kicker, footer = next(task[1] for task, when in drawn if when == "reading its article")
+    assert images.card_png(title, kicker, footer) in {card.read_bytes() for card in cards}
+
+
+def _square(_shared, number: int) -> int:
+    return number * number
+
+
+@pytest.mark.slow
+def test_vl_convert_renders_while_this_process_forks_its_workers(tmp_path, monkeypatch):
+    monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "cache"))
+    spec = {"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "mark": "point",
+            "data": {"values": [{"a": 1}]}, "encoding": {"x": {"field": "a", "type": "quantitative"}}}
+    worker = images.FreshWorker(images.stored_task, [("svg", {**spec, "title": "one"}),
+                                                     ("svg", {**spec, "title": "two"})])
+    assert threading.active_count() == 1  # nothing here waits on the worker: forking stays safe
+    assert parallel.run(_square, range(40), 2) == [number * number for number in range(40)]
+    first, second = worker.results()
+    assert b">one<" in Path(first.path).read_bytes() and b">two<" in Path(second.path).read_bytes()
 
 
 # --- a build with nothing to do --------------------------------------------------------------------------
