@@ -7,7 +7,8 @@ share a system id) or `[ROUND:]BENCHMARK/fastest`; the round defaults to the sit
 
 Metrics (the README has examples):
 - of one result: `score`, `accelerators`, `nodes`, `runs`, `rcp`, `acc-minutes` (time x accelerators),
-  `unscaled` (the score before RCP normalization), `run REF n=K` (minutes of its K-th run log);
+  `unscaled` (the time before RCP normalization: the olympic mean of the logged runs, or score / RCP factor
+  without them), `run REF n=K` (minutes of its K-th run log);
 - of two results: `efficiency SMALL LARGE` (scaling efficiency), `speedup BEFORE AFTER` (before / after),
   `time-saved BEFORE AFTER` (1 - after / before), `gap A B` (A / B - 1: how much slower A is),
   `ratio A B` (A / B);
@@ -109,7 +110,7 @@ METRICS: dict[str, _Metric] = {
     "rcp": _Metric(1, "factor", None, "RCP scaling factor applied to one result"),
     "acc-minutes": _Metric(1, "count", 0, "time to train x accelerators of one result"),
     "run": _Metric(1, "minutes", 4, "minutes of one run of a result, n=K for its K-th run log"),
-    "unscaled": _Metric(1, "minutes", None, "score before RCP normalization (score / RCP factor)"),
+    "unscaled": _Metric(1, "minutes", None, "time before RCP normalization (from the runs, else score / RCP factor)"),
     "efficiency": _Metric(2, "percent", 1, "scaling efficiency from the smaller to the larger result"),
     "speedup": _Metric(2, "times", 2, "time of the first result / time of the second"),
     "time-saved": _Metric(2, "percent", 1, "1 - time of the second / time of the first"),
@@ -261,6 +262,22 @@ def _run_minutes(ref: ResultRef, number: str | None) -> float:
     return float(items[int(number) - 1])
 
 
+def runs_mean(row: pd.Series) -> float | None:
+    """The time to train before RCP normalization, from a result's logged runs as `result_summarizer` takes it:
+    the runs sorted, the fastest dropped, and the slowest too unless a run did not finish (an empty item, which
+    takes the slowest's place); the mean of the rest (the median of three runs). None without per-run minutes
+    or with more unfinished runs than the rules allow: then only score / factor is left, which starts from the
+    rounded score. (The summarizer drops more runs for one retired 40-run benchmark, absent from these data.)"""
+    runs = row.get("run_minutes")
+    if not isinstance(runs, str) or not runs:
+        return None
+    items = runs.split(";")
+    finished = sorted(float(item) for item in items if item)
+    unfinished = len(items) - len(finished)
+    kept = finished[1:len(finished) - 1 + unfinished] if unfinished <= 1 else []
+    return sum(kept) / len(kept) if kept else None
+
+
 def _result_figure(metric: str, spec: _Metric, refs: list[ResultRef], options: dict[str, str]) -> Quantity:
     first = refs[0]
     if metric == "score":
@@ -280,11 +297,14 @@ def _result_figure(metric: str, spec: _Metric, refs: list[ResultRef], options: d
     if metric == "run":
         return Quantity(metric, _run_minutes(first, options.get("n")), spec.unit, 4, (first,))
     if metric == "unscaled":
+        score = _needs_score(first, metric)
         factor = first.row["rcp_scaling_factor"]
         factor = 1.0 if pd.isna(factor) else float(factor)
         if not factor > 0:  # the loader refuses it; a frame built elsewhere must not divide by zero
             raise FigureError(f"{first.reference} has the RCP scaling factor {factor:g}; it must be greater than 0")
-        return Quantity(metric, _needs_score(first, metric) / factor, spec.unit, first.score_decimals, (first,))
+        from_runs = runs_mean(first.row)  # the rounded score over the factor can be off in the last digit
+        value = score / factor if from_runs is None else from_runs
+        return Quantity(metric, value, spec.unit, first.score_decimals, (first,))
     a, b = (_needs_score(ref, metric) for ref in refs)
     if metric == "efficiency":
         small, large = refs

@@ -11,7 +11,7 @@ from typing import Callable
 
 from site_builder import cache, paths
 from site_builder.errors import Collector
-from site_builder.figures import FigureContext, FigureError, Quantity, ResultRef, evaluate
+from site_builder.figures import FigureContext, FigureError, Quantity, ResultRef, evaluate, runs_mean
 from site_builder.i18n import Language
 from site_builder.labels import format_quantity, score_source_label
 from site_builder.render import relative_url
@@ -65,6 +65,7 @@ def _describe_result(ref: ResultRef, lang: Language, benchmark_names: dict[str, 
 def describe(quantity: Quantity, lang: Language, benchmark_names: dict[str, str]) -> str:
     """Where the figure comes from, in the reader's language: the method, then each row used."""
     _ = lang.gettext
+    from_runs = bool(quantity.refs) and runs_mean(quantity.refs[0].row) is not None  # as `evaluate` chose
     method = {
         "score": _("Time to train"),
         "accelerators": _("Accelerators in the system"),
@@ -73,7 +74,9 @@ def describe(quantity: Quantity, lang: Language, benchmark_names: dict[str, str]
         "rcp": _("RCP scaling factor applied to the score"),
         "acc-minutes": _("Time to train × accelerators"),
         "run": _("Minutes of one run of the result, from its log"),
-        "unscaled": _("Time to train before RCP normalization: score / RCP factor"),
+        "unscaled": _("Time to train before RCP normalization: the olympic mean of the logged runs "
+                      "(for three runs, the median)") if from_runs
+        else _("Time to train before RCP normalization: score / RCP factor (the per-run times are not in the data)"),
         "efficiency": _("Scaling efficiency: (time × accelerators of the first) / (time × accelerators of the second)"),
         "speedup": _("Speed-up: time of the first / time of the second"),
         "ratio": _("Ratio: time of the first / time of the second"),

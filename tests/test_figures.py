@@ -118,3 +118,89 @@ def test_unscaled_with_a_zero_factor_is_a_figure_error(context):
     zero = FigureContext(Dataset(results, context.dataset.benchmarks), "v6.0", "v5.1")
     with pytest.raises(FigureError, match="RCP scaling factor 0; it must be greater than 0"):
         evaluate_expression(f"unscaled {COREWEAVE.format(2048)}", zero)
+
+
+NVIDIA_8192 = "deepseekv3_671b/tyche-hsg_ngpu8192_ngc26.04_nemo"
+
+
+def test_unscaled_is_the_median_of_the_logged_runs_not_the_rounded_score_over_the_factor(context):
+    # runs 3.2310;3.1939;3.2153, score 3.3404 = round(3.2153 x 1.038889, 4); 3.3404 / 1.038889 rounds to 3.2154
+    quantity = evaluate_expression(f"unscaled {NVIDIA_8192}", context)
+    assert (quantity.value, quantity.decimals) == (3.2153, 4)
+
+
+def test_unscaled_follows_the_summarizer_with_ten_runs_and_with_a_run_that_did_not_finish(context):
+    results = context.dataset.results
+    row = results[(results["benchmark"] == "llama31_8b") & (results["system_id"] == "MI325X_1node")].iloc[0]
+    runs = [float(item) for item in row["run_minutes"].split(";") if item]
+    assert row["run_minutes"].split(";").count("") == 1 and len(runs) == 9
+    # the unfinished run takes the slowest's place: only the fastest finished run is dropped
+    expected = sum(sorted(runs)[1:]) / 8
+    unscaled = evaluate_expression(f"unscaled llama31_8b/{row['submitter']}/MI325X_1node", context)
+    assert unscaled.value == pytest.approx(expected, abs=1e-12)
+    assert round(expected * row["rcp_scaling_factor"], 4) == row["score_minutes"]
+
+
+def test_unscaled_without_runs_falls_back_to_score_over_factor(context):
+    results = context.dataset.results.copy()
+    results["run_minutes"] = ""
+    bare = FigureContext(Dataset(results, context.dataset.benchmarks), "v6.0", "v5.1")
+    quantity = evaluate_expression(f"unscaled {NVIDIA_8192}", bare)
+    assert quantity.value == pytest.approx(3.3404 / 1.038889) and round(quantity.value, 4) == 3.2154
+
+
+def test_every_figure_kind_recomputed_from_the_table(context):
+    """Each metric against the CSV read directly (pandas on the file, not the site's helpers)."""
+    import pandas as pd
+
+    table = pd.read_csv(ROOT / "data/rounds/v6.0/results.csv", dtype={"run_minutes": str})
+    previous = pd.read_csv(ROOT / "data/rounds/v5.1/results.csv")
+
+    def row(benchmark, system, frame=table):
+        found = frame[(frame["benchmark"] == benchmark) & (frame["system_id"] == system)]
+        assert len(found) == 1
+        return found.iloc[0]
+
+    def figure(expression):
+        return evaluate_expression(expression, context).value
+
+    small, large = row("deepseekv3_671b", "CoreWeave_GB300_512x4"), row("deepseekv3_671b", "CoreWeave_GB300_2048x4")
+    lora = row("llama2_70b_lora", "Isambard-AI-Phase2-GH200-96GB_n2_v6.0")
+    ref_small, ref_large = COREWEAVE.format(512), COREWEAVE.format(2048)
+    ref_lora = "llama2_70b_lora/Isambard-AI-Phase2-GH200-96GB_n2_v6.0"
+    assert figure(f"score {ref_lora}") == lora["score_minutes"]
+    assert figure(f"accelerators {ref_large}") == large["total_accelerators"] == 8192
+    assert figure(f"nodes {ref_large}") == large["number_of_nodes"] == 2048
+    assert figure(f"runs {ref_lora}") == lora["number_of_runs"] == 10
+    assert figure(f"rcp {ref_lora}") == lora["rcp_scaling_factor"] == 1.0681
+    assert figure(f"run {ref_lora} n=10") == float(lora["run_minutes"].split(";")[9])
+    assert figure(f"acc-minutes {ref_lora}") == lora["score_minutes"] * lora["total_accelerators"]
+    # ten runs: the mean of the eight left when the fastest and slowest are dropped, before the factor
+    kept = sorted(float(m) for m in lora["run_minutes"].split(";"))[1:-1]
+    assert figure(f"unscaled {ref_lora}") == pytest.approx(sum(kept) / 8, abs=1e-12)
+    assert round(figure(f"unscaled {ref_lora}") * lora["rcp_scaling_factor"], 4) == lora["score_minutes"]
+    a, b = small["score_minutes"], large["score_minutes"]
+    assert figure(f"efficiency {ref_small} {ref_large}") == pytest.approx(a * 2048 / (b * 8192), abs=1e-15)
+    assert figure(f"speedup {ref_small} {ref_large}") == figure(f"ratio {ref_small} {ref_large}") == a / b
+    assert figure(f"time-saved {ref_small} {ref_large}") == pytest.approx(1 - b / a, abs=1e-15)
+    assert figure(f"gap {ref_small} {ref_large}") == pytest.approx(a / b - 1, abs=1e-15)
+    before = row("llama31_8b", "gb300_n18_ngc25.04_nemo", previous)["score_minutes"]
+    after = row("llama31_8b", "gb300_n18_ngc25.09_nemo")["score_minutes"]
+    assert figure("speedup v5.1:llama31_8b/gb300_n18_ngc25.04_nemo llama31_8b/gb300_n18_ngc25.09_nemo") \
+        == before / after
+
+    systems = table.drop_duplicates(["submitter", "system_id"])
+    cloud = table[table["hosting"] == "cloud"]
+    assert figure("organizations") == table["submitter"].nunique()
+    assert figure("organizations hosting=cloud") == cloud["submitter"].nunique()
+    assert figure("results") == len(table) and figure("results round=v5.1") == len(previous)
+    assert figure("scored-results") == table["score_minutes"].notna().sum()
+    assert figure("systems") == len(systems)
+    assert figure("systems hosting=cloud") == len(cloud.drop_duplicates(["submitter", "system_id"]))
+    assert figure("accelerator-types") == table["accelerator"].nunique()
+    assert figure("benchmarks") == table["benchmark"].nunique() == 7
+    assert figure("largest-scale") == table["total_accelerators"].max() == 8192
+    assert figure("multi-node-share") == (systems["number_of_nodes"] > 1).sum() / len(systems)
+    fastest = table.dropna(subset=["score_minutes"]).sort_values(["score_minutes", "submitter", "system_id"]) \
+        .drop_duplicates("benchmark")
+    assert figure("benchmarks-led accelerator_vendor=NVIDIA") == (fastest["accelerator_vendor"] == "NVIDIA").sum()

@@ -101,3 +101,18 @@ def test_a_figure_never_wraps_between_number_and_unit():
     from site_builder.labels import format_value
 
     assert format_value(2.0206, "minutes", 4, language("vi")) == "2,0206\u00a0phút"
+
+
+def test_the_unscaled_figure_says_whether_it_comes_from_the_runs_or_the_rounded_score(context):
+    from dataclasses import replace
+
+    from site_builder.figures import evaluate_expression
+    from site_builder.inline import describe
+
+    quantity = evaluate_expression("unscaled deepseekv3_671b/tyche-hsg_ngpu8192_ngc26.04_nemo", context)
+    assert describe(quantity, language("en"), {}).startswith(
+        "Time to train before RCP normalization: the olympic mean of the logged runs")
+    ref = quantity.refs[0]
+    bare = replace(quantity, refs=(replace(ref, row=ref.row.drop("run_minutes")),))
+    assert describe(bare, language("en"), {}).startswith(
+        "Time to train before RCP normalization: score / RCP factor (the per-run times are not in the data)")
