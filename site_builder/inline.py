@@ -7,6 +7,7 @@ its row and says where it comes from. The `fig` entry of `shortcodes.SHORTCODES`
 from __future__ import annotations
 
 import html
+from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Callable
 
 from site_builder import cache, paths
@@ -98,13 +99,22 @@ def describe(quantity: Quantity, lang: Language, benchmark_names: dict[str, str]
     return f"{method}. {rows}."
 
 
+def machine_value(quantity: Quantity) -> str:
+    """The number as shown, for `<data value>`: rounded as Babel rounds the text (the float's shortest decimal
+    form, half to even), and a percentage as its fraction with two more decimals (68.5% is 0.685)."""
+    shift = 2 if quantity.unit == "percent" else 0
+    shown = Decimal(repr(float(quantity.value))).scaleb(shift)
+    rounded = shown.quantize(Decimal(1).scaleb(-max(quantity.decimals, 0)), rounding=ROUND_HALF_EVEN)
+    return f"{rounded.scaleb(-shift):f}"
+
+
 def figure_html(quantity: Quantity, lang: Language, page_path: str, element_id: str,
                 benchmark_names: dict[str, str], rename: Callable[[str], str] = str, notes: dict | None = None) -> str:
     """A bound figure: the number links to its (first) row; its provenance is a tooltip that hover and
     keyboard focus reveal and that screen readers get as the link's description. `notes` keeps the
     tooltips already written (a figure cited on many pages is described once per language)."""
     text = html.escape(format_quantity(quantity, lang))
-    value = f'<data value="{quantity.value:.{max(quantity.decimals, 0)}f}">{text}</data>'
+    value = f'<data value="{machine_value(quantity)}">{text}</data>'
     note = notes.get((quantity, lang.code)) if notes is not None else None
     if note is None:
         note = html.escape(rename(describe(quantity, lang, benchmark_names)))

@@ -103,6 +103,26 @@ def test_a_figure_never_wraps_between_number_and_unit():
     assert format_value(2.0206, "minutes", 4, language("vi")) == "2,0206\u00a0phút"
 
 
+@pytest.mark.parametrize("value, unit, decimals, machine, en", [
+    (0.685, "percent", 1, "0.685", "68.5%"),  # the fraction, not the fraction rounded to one decimal (0.7)
+    (0.036, "percent", 1, "0.036", "3.6%"),
+    (0.7, "percent", 1, "0.700", "70.0%"),
+    (0.60194, "percent", 0, "0.60", "60%"),
+    (2.675, "minutes", 2, "2.68", "2.68\u00a0min"),  # rounded as the text is (the float is 2.67499...)
+    (3.2153, "minutes", 4, "3.2153", "3.2153\u00a0min"),
+    (1.0388889, "factor", 6, "1.038889", "1.038889"),
+    (1.5, "times", 2, "1.50", "1.50×"),
+    (8192.0, "count", 0, "8192", "8,192"),
+    (11336.5, "count", 0, "11336", "11,336"),
+])
+def test_the_machine_readable_value_is_the_number_shown(value, unit, decimals, machine, en):
+    from site_builder.figures import Quantity
+    from site_builder.inline import machine_value
+
+    quantity = Quantity("x", value, unit, decimals)
+    assert machine_value(quantity) == machine and format_quantity(quantity, language("en")) == en
+
+
 def test_the_unscaled_figure_says_whether_it_comes_from_the_runs_or_the_rounded_score(context):
     from dataclasses import replace
 

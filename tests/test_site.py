@@ -76,6 +76,30 @@ def test_home_figures_are_computed_and_localized(shipped_site: Path):
     assert "juni 2026" in nl  # Dutch month names in article dates
 
 
+BOUND = re.compile(r'<data value="([^"]*)">([^<]*)</data>')
+
+
+def test_every_bound_figure_carries_the_number_it_shows(shipped_site: Path):
+    """`<data value>` is the shown number to its last digit: a percentage as its fraction (68.5% is 0.685)."""
+    from decimal import Decimal
+
+    from site_builder.i18n import load_language
+
+    checked = 0
+    for code in LANGUAGES:
+        symbols = load_language(code, ROOT / "site_builder/theme/locales", ROOT)[0]._symbols()
+        for page in (shipped_site / code).rglob("*.html"):
+            for value, shown in BOUND.findall(page.read_text(encoding="utf-8")):
+                shown = html.unescape(shown)
+                digits = re.sub(r"[^0-9" + re.escape(symbols["decimal"]) + "]", "", shown)
+                number = Decimal(digits.replace(symbols["decimal"], "."))
+                if shown.startswith(symbols.get("minusSign", "-")):
+                    number = -number
+                expected = number.scaleb(-2) if symbols.get("percentSign", "%") in shown else number
+                assert value == f"{expected:f}", (page.relative_to(shipped_site).as_posix(), value, shown)
+                checked += 1
+    assert checked > 900
+
 def test_benchmark_page_lists_every_result_including_unscored(shipped_site: Path):
     page = (shipped_site / "en/benchmarks/llama31-8b/index.html").read_text()
     body = page.split('<table class="sortable data-table results" id="table-results">')[1].split("</table>")[0]
