@@ -22,8 +22,10 @@ Options: `decimals=N` rounds for prose (never adds digits the source does not ha
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 import pandas as pd
 
@@ -302,8 +304,13 @@ def _result_figure(metric: str, spec: _Metric, refs: list[ResultRef], options: d
         factor = 1.0 if pd.isna(factor) else float(factor)
         if not factor > 0:  # the loader refuses it; a frame built elsewhere must not divide by zero
             raise FigureError(f"{first.reference} has the RCP scaling factor {factor:g}; it must be greater than 0")
-        from_runs = runs_mean(first.row)  # the rounded score over the factor can be off in the last digit
-        value = score / factor if from_runs is None else from_runs
+        value = runs_mean(first.row)  # the rounded score over the factor can be off in the last digit
+        if value is None:
+            value = score / factor
+        elif (Decimal(repr(value)).scaleb(first.score_decimals) % 1) == Decimal("0.5"):
+            # a mean of runs rounded to 4 decimals can land on a tie (10.21705) that they cannot break: the
+            # exact mean lies on the side of score / factor (the score was rounded from it times the factor)
+            value = math.nextafter(value, score / factor)
         return Quantity(metric, value, spec.unit, first.score_decimals, (first,))
     a, b = (_needs_score(ref, metric) for ref in refs)
     if metric == "efficiency":

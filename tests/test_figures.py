@@ -141,6 +141,13 @@ def test_unscaled_follows_the_summarizer_with_ten_runs_and_with_a_run_that_did_n
     assert round(expected * row["rcp_scaling_factor"], 4) == row["score_minutes"]
 
 
+def test_a_mean_of_rounded_runs_on_a_rounding_tie_takes_the_side_of_the_score(context):
+    # the eight kept runs average to 10.21705 exactly; the logs give 10.2171, and 10.2171 x 1.003367 = 10.2515
+    from site_builder.inline import machine_value
+
+    quantity = evaluate_expression("unscaled llama2_70b_lora/MI350X_EPYC_9575F_primus", context)
+    assert quantity.value == pytest.approx(10.21705, abs=1e-12) and machine_value(quantity) == "10.2171"
+
 def test_unscaled_without_runs_falls_back_to_score_over_factor(context):
     results = context.dataset.results.copy()
     results["run_minutes"] = ""
