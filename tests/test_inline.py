@@ -101,3 +101,17 @@ def test_a_figure_never_wraps_between_number_and_unit():
     from site_builder.labels import format_value
 
     assert format_value(2.0206, "minutes", 4, language("vi")) == "2,0206\u00a0phút"
+
+
+def test_a_round_figure_names_its_filters_in_the_readers_words():
+    from site_builder.figures import Quantity
+    from site_builder.inline import describe
+
+    quantity = Quantity("organizations", 3.0, "count", 0, (), "v6.0",
+                        (("benchmark", "deepseekv3_671b"), ("hosting", "cloud"), ("submitter_dir", "Acme_Labs")))
+    names = {"deepseekv3_671b": "DeepSeek-V3 671B"}
+    assert describe(quantity, language("en"), names) == (
+        "Organizations, counted in the v6.0 results (Benchmark: DeepSeek-V3 671B, Hosting: cloud, Submitter: Acme Labs).")
+    italian = describe(quantity, language("it"), names)
+    assert italian.startswith("Organizzazioni: conteggio sui risultati di v6.0 (Benchmark: DeepSeek-V3 671B")
+    assert "=" not in describe(quantity, language("nl"), names) + describe(quantity, language("vi"), names)
