@@ -88,7 +88,8 @@ def placeholder_base_url_problem(config: SiteConfig, override: str | None = None
     if override is not None and config.base_path_is_known:  # a deliberate local build (the preview server's)
         return None
     message = f"base URL {config.base_url} is a placeholder: feeds, the sitemap, canonical links and embed codes " \
-              f"will point to it"
+              f"will point to it, and the 404 page, not knowing the site's path, finds its styles and links only " \
+              f"at the site's top level"
     hint = "set base_url to the address the site is published at, or pass --base-url"
     if override is not None:
         return Problem(message + " (from --base-url)", hint="pass the address the site is published at",

@@ -9,7 +9,7 @@ import math
 import os
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
@@ -59,6 +59,10 @@ BENCHMARK_OPTIONAL_COLUMNS: dict[str, str] = {
 _BENCHMARK_REQUIRED = {"id", "name", "model", "task", "quality_target", "runs_per_result",
                        "round_introduced", "source"}
 _BENCHMARK_OPTIONAL_NUMBERS = {"total_parameters_b", "active_parameters_b"}
+# The catalog's texts in other languages (optional): one row per benchmark and language; an empty cell shows
+# the catalog's own text (a name is the same in every language).
+BENCHMARK_TEXTS_FILE = "benchmarks_translated.csv"
+BENCHMARK_TEXTS_SCHEMA = {"id": "str", "lang": "str", "model": "str", "dataset": "str", "source": "str"}
 
 RESULT_KEY = ("round", "submitter", "system_id", "benchmark")
 _INT64_MAX = 2**63 - 1  # pandas' nullable integers are 64-bit
@@ -73,6 +77,7 @@ class Dataset:
 
     results: pd.DataFrame
     benchmarks: pd.DataFrame
+    benchmark_texts: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)  # (id, lang) -> texts
 
     def round(self, name: str) -> pd.DataFrame:
         """One round's results (computed once: pages, charts and every bound figure ask again and again)."""
@@ -89,6 +94,10 @@ class Dataset:
 
     def benchmark(self, benchmark_id: str) -> pd.Series:
         return self.benchmarks.loc[benchmark_id]
+
+    def translated(self, benchmark_id: str, lang: str) -> dict[str, str]:
+        """The benchmark's texts written for a language (model, dataset, source); the catalog's own for the rest."""
+        return self.benchmark_texts.get((benchmark_id, lang), {})
 
 
 def _read_table(path: Path, schema: dict[str, str], optional_columns: dict[str, str], required: set[str],
@@ -244,6 +253,7 @@ def load_dataset(data_dir: Path, rounds: list[str], root: Path | None = None) ->
             problems.error(f"duplicate benchmark id {row['id']!r}", bench_shown, row["line"])
         benchmarks = benchmarks.drop_duplicates("id").set_index("id", drop=False)
     known_benchmarks = set(benchmarks["id"]) if benchmarks is not None else set()
+    texts = _benchmark_texts(data_dir / BENCHMARK_TEXTS_FILE, root, bases, known_benchmarks, problems)
 
     frames = []
     for round_name in rounds:
@@ -264,7 +274,29 @@ def load_dataset(data_dir: Path, rounds: list[str], root: Path | None = None) ->
             frames.append(frame)
     problems.raise_if_any()
     results = pd.concat(frames, ignore_index=True)
-    return Dataset(results=results, benchmarks=benchmarks)
+    return Dataset(results=results, benchmarks=benchmarks, benchmark_texts=texts)
+
+
+def _benchmark_texts(path: Path, root: Path | None, bases: list[Path], known: set[str],
+                     problems: Collector) -> dict[tuple[str, str], dict[str, str]]:
+    """data/benchmarks_translated.csv, when there is one: (id, lang) -> its non-empty texts."""
+    shown = sources.shown_path(path, root)
+    if not path.exists() and not path.is_symlink():
+        return {}
+    if not _readable(path, shown, bases, "unreadable benchmark translations", problems):
+        return {}
+    frame = _guarded(_read_table, shown, problems)(path, BENCHMARK_TEXTS_SCHEMA, {}, {"id", "lang"}, set(),
+                                                    problems, shown)
+    texts: dict[tuple[str, str], dict[str, str]] = {}
+    for _, row in (frame.iterrows() if frame is not None else ()):
+        if known and row["id"] not in known:
+            problems.error(f"unknown benchmark id {row['id']!r}", shown, row["line"], hint="known: "
+                           + ", ".join(sorted(known)) + " (data/benchmarks.csv)")
+        elif (row["id"], row["lang"]) in texts:
+            problems.error(f"benchmark {row['id']!r} has a second row for language {row['lang']!r}", shown, row["line"])
+        else:
+            texts[(row["id"], row["lang"])] = {name: row[name] for name in ("model", "dataset", "source") if row[name]}
+    return texts
 
 
 def _readable(path: Path, shown: str, bases: list[Path], missing: str, problems: Collector) -> bool:

@@ -83,6 +83,15 @@ def read_run_minutes(runs_csv: Path) -> dict[tuple[str, str, str], str]:
     return {key: ";".join(minutes for _, minutes in sorted(items)) for key, items in runs.items()}
 
 
+# The source's mark for a value its extraction did not read: a missing value here (shown as missing, in the reader's
+# language), the row's metadata_source saying why.
+NOT_READ = "(not read)"
+
+
+def _written(value: str) -> str:
+    return "" if value == NOT_READ else value
+
+
 def derive_round(source_csv: Path, hardware: Hardware, problems: Collector) -> str | None:
     """Return the derived CSV text for one round's source table and its runs_extracted.csv, if any
     (None when it cannot be read)."""
@@ -121,7 +130,7 @@ def derive_round(source_csv: Path, hardware: Hardware, problems: Collector) -> s
                 problems.error(f"unknown availability {row['availability_raw']!r}", *where)
                 continue
             rows.append({
-                **{key: row.get(key, "") for key in columns},
+                **{key: _written(row.get(key, "")) for key in columns},
                 "hosting": HOSTING[row["availability_raw"]],
                 "accelerator": accelerator,
                 "accelerator_vendor": hardware.vendor_of(accelerator),

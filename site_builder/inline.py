@@ -14,7 +14,7 @@ from site_builder import cache, paths
 from site_builder.errors import Collector
 from site_builder.figures import FigureContext, FigureError, Quantity, ResultRef, evaluate, runs_mean
 from site_builder.i18n import Language
-from site_builder.labels import format_quantity, score_source_label
+from site_builder.labels import choice_label, format_quantity, score_method_label, score_source_label
 from site_builder.render import relative_url
 
 
@@ -63,6 +63,32 @@ def _describe_result(ref: ResultRef, lang: Language, benchmark_names: dict[str, 
         "round": ref.round, "minutes": score, "source": score_source_label(str(row["score_source"]), lang)}
 
 
+def _filter_text(column: str, value: str, lang: Language, benchmark_names: dict[str, str]) -> str:
+    """A figure's filter as a reader reads it ("Benchmark: Llama 3.1 8B"), not as written ("benchmark=llama31_8b");
+    a submitter's id is renamed with the rest of the text (`figure_html`'s `rename`)."""
+    _ = lang.gettext
+    label = {
+        "benchmark": _("Benchmark"), "submitter": _("Submitter"), "submitter_dir": _("Submitter"),
+        "system_id": _("System"), "system_name": _("System"), "accelerator": _("Accelerator"),
+        "accelerator_vendor": _("Accelerator vendor"), "availability": _("Availability"), "hosting": _("Hosting"),
+        "score_method": _("Source"), "division": _("Division"), "number_of_nodes": _("Nodes"),
+        "accelerators_per_node": _("Accelerators per node"), "total_accelerators": _("Accelerators"),
+    }.get(column, column)
+    if column == "benchmark":
+        value = benchmark_names.get(value, value)
+    elif column == "submitter_dir":  # a submitter's folder is its name with "_" for spaces, renamed like a submitter
+        value = value.replace("_", " ")
+    elif column in ("availability", "hosting"):
+        value = choice_label(column, value, lang)
+    elif column == "score_method":
+        value = score_method_label(value, lang)
+    elif column == "division":
+        value = {"closed": _("closed"), "open": _("open")}.get(value, value)
+    elif column in ("number_of_nodes", "accelerators_per_node", "total_accelerators") and value.isdigit():
+        value = lang.number(int(value))
+    return _("%(column)s: %(value)s") % {"column": label, "value": value}
+
+
 def describe(quantity: Quantity, lang: Language, benchmark_names: dict[str, str]) -> str:
     """Where the figure comes from, in the reader's language: the method, then each row used."""
     _ = lang.gettext
@@ -92,7 +118,7 @@ def describe(quantity: Quantity, lang: Language, benchmark_names: dict[str, str]
             "multi-node-share": _("Share of systems with more than one node"),
             "benchmarks-led": _("Benchmarks whose fastest scored result matches the filters"),
         }[quantity.metric]
-        scope = ", ".join(f"{column} = {value}" for column, value in quantity.filters)
+        scope = ", ".join(_filter_text(column, value, lang, benchmark_names) for column, value in quantity.filters)
         text = _("%(what)s, counted in the %(round)s results") % {"what": what, "round": quantity.round}
         return text + (f" ({scope})" if scope else "") + "."
     rows = "; ".join(_describe_result(ref, lang, benchmark_names) for ref in quantity.refs)

@@ -402,6 +402,7 @@ def _benchmark_context(plan: _Plan, lang: Language, benchmark: str) -> Benchmark
     """A benchmark page's tables, findings and links: made only when the page is."""
     code, config, dataset = lang.code, plan.config, plan.dataset
     facts = {key: _optional(value) for key, value in dataset.benchmarks.loc[benchmark].to_dict().items()}
+    facts.update(dataset.translated(benchmark, code))
     entries = plan.current[plan.current["benchmark"] == benchmark]
     previous = dataset.round(config.previous_round) if config.previous_round else plan.current.iloc[0:0]
     before = previous[previous["benchmark"] == benchmark]

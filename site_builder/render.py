@@ -7,6 +7,7 @@ import io
 import posixpath
 from collections.abc import Sequence
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import jinja2
 import jinja2.meta
@@ -46,7 +47,22 @@ def served_path(path: str) -> str:
 
 @jinja2.pass_context
 def _url(context, target: str) -> str:
-    return relative_url(context["page"].path, target)
+    page = context["page"]
+    if page.path == paths.NOT_FOUND:  # served at any missing address, at any depth
+        root = site_path(context["config"])
+        if root is not None:  # from the site's own path: no <base>, so "#main" stays on the page
+            return root + relative_url("", target)
+    return relative_url(page.path, target)
+
+
+def site_path(config) -> str | None:
+    """The path the site is served at ("/mini/"), when its address is known: a documentation name (example.org)
+    says nothing about it (then the 404 page's links stay relative, which works at the site's root level only,
+    and the build's warning says so). Only a path, never another origin: the page's policy allows none."""
+    if not config.base_path_is_known:
+        return None
+    path = urlsplit(config.base_url).path or "/"
+    return path if path.endswith("/") else path + "/"
 
 
 class TemplateCache(jinja2.BytecodeCache):

@@ -305,7 +305,7 @@ def serve(root: Path, host: str = "127.0.0.1", port: int = 8000, *, log: Callabl
     server = serving = config_watch = folders_watch = None
     try:
         server = open_server(host, port, live, empty, log)
-        # The preview's absolute links (canonical, sitemap, the 404 page's <base>) point at this server.
+        # The preview's absolute links (canonical, sitemap, the 404 page's links) point at this server.
         url = f"http://{_url_host(host)}:{server.server_port}/"
         # Watching starts before the first build, so that no save is missed.
         config_watch = Watcher([root], batches, log, recursive=False, only="site.toml")

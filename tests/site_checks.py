@@ -98,6 +98,12 @@ def _site_path(start: str, value: str, base_url: str | None) -> tuple[str | None
         return None if parts.scheme in {"http", "https"} or value.startswith("//") else (None, "")
     if not parts.path:
         return start, parts.fragment  # "#x" on the page itself
+    if parts.path.startswith("/"):  # from the site's path (the 404 page's links, with the site's address known)
+        root = urlsplit(base_url).path if base_url else ""
+        if not root or not parts.path.startswith(root):
+            return None, ""
+        served = unquote(parts.path[len(root):])
+        return (served + "index.html" if served == "" or served.endswith("/") else served), parts.fragment
     target = posixpath.normpath(posixpath.join(posixpath.dirname(start), unquote(parts.path)))
     return (None if target.startswith("..") else target), parts.fragment
 
@@ -127,7 +133,7 @@ def broken_links(site: Path, base_url: str | None = None) -> list[str]:
     for page in html_pages(site):
         relative_page = page.relative_to(site).as_posix()
         parsed = scan(page)
-        # The 404 page is served at any depth: its links resolve against <base href="/<site path>/">.
+        # A page with <base href="/<site path>/"> (a project's template may have one): its links resolve against it.
         start = "index.html" if parsed.base else relative_page
         for tag, _, value in parsed.links:
             if tag == "base":  # the path of the site's address, so that the page works at any depth

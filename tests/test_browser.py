@@ -47,7 +47,7 @@ def served_root(url: str) -> Path:
 @pytest.fixture(scope="module")
 def served(shipped_site, tmp_path_factory):
     """The site under a sub-path, /reports/v6/, on a local server; also at the path of its configured address
-    (where the 404 page's <base> points)."""
+    (where the 404 page's links point with a real address)."""
     root = tmp_path_factory.mktemp("www")
     (root / "reports").mkdir()
     shutil.copytree(shipped_site, root / "reports" / "v6")

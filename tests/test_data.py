@@ -157,3 +157,23 @@ def test_files_with_a_header_but_no_rows(tmp_path):
     text = str(caught.value)
     assert "data/benchmarks.csv:1: error: the benchmark catalog has a header but no benchmarks" in text
     assert "data/rounds/v6.0/results.csv:1: error: no results: the file of round v6.0 has a header but no rows" in text
+
+
+def test_benchmark_texts_per_language_are_read_and_checked(tmp_path):
+    root = _site(tmp_path)
+    (root / "data/benchmarks_translated.csv").write_text(
+        "id,lang,model,dataset,source\n"
+        "deepseekv3_671b,nl,,C4-corpus,bron\n", encoding="utf-8")
+    dataset = _load(root)
+    assert dataset.translated("deepseekv3_671b", "nl") == {"dataset": "C4-corpus", "source": "bron"}  # empty: English
+    assert dataset.translated("deepseekv3_671b", "it") == {}
+    (root / "data/benchmarks_translated.csv").write_text(
+        "id,lang,model,dataset,source\n"
+        "resnet,nl,,,bron\n"
+        "deepseekv3_671b,nl,,,bron\n"
+        "deepseekv3_671b,nl,,,bron\n", encoding="utf-8")
+    with pytest.raises(SiteError) as caught:
+        _load(root)
+    text = str(caught.value)
+    assert "benchmarks_translated.csv:2: error: unknown benchmark id 'resnet'" in text
+    assert "benchmarks_translated.csv:4: error: benchmark 'deepseekv3_671b' has a second row for language 'nl'" in text

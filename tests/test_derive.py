@@ -65,3 +65,15 @@ def test_unknown_model_names_its_row_and_the_accelerator_table(tmp_path):
         derive_all(tmp_path, ["v9.0"], HARDWARE)
     assert "results.csv:3: error: unknown accelerator model 'Some future chip'" in str(error.value)
     assert "data/accelerators.csv" in str(error.value)
+
+
+def test_a_value_the_source_did_not_read_becomes_a_missing_value(tmp_path):
+    """The source's "(not read)" is not a framework's name: it is derived as an empty cell, which every language
+    shows as missing ("not in our sources")."""
+    source = tmp_path / "v9.0"
+    source.mkdir()
+    (source / "results.csv").write_text("accelerator_model,availability_raw,benchmark,submitter,system_id,framework,"
+                                        "score_source\nNVIDIA B200,Available cloud,b,s,x,(not read),not computed\n")
+    derived = derive_all(tmp_path, ["v9.0"], HARDWARE)["rounds/v9.0/results.csv"]
+    header, row = derived.splitlines()
+    assert dict(zip(header.split(","), row.split(",")))["framework"] == ""

@@ -136,3 +136,17 @@ def test_the_unscaled_figure_says_whether_it_comes_from_the_runs_or_the_rounded_
     bare = replace(quantity, refs=(replace(ref, row=ref.row.drop("run_minutes")),))
     assert describe(bare, language("en"), {}).startswith(
         "Time to train before RCP normalization: score / RCP factor (the per-run times are not in the data)")
+
+
+def test_a_round_figure_names_its_filters_in_the_readers_words():
+    from site_builder.figures import Quantity
+    from site_builder.inline import describe
+
+    quantity = Quantity("organizations", 3.0, "count", 0, (), "v6.0",
+                        (("benchmark", "deepseekv3_671b"), ("hosting", "cloud"), ("submitter_dir", "Acme_Labs")))
+    names = {"deepseekv3_671b": "DeepSeek-V3 671B"}
+    assert describe(quantity, language("en"), names) == (
+        "Organizations, counted in the v6.0 results (Benchmark: DeepSeek-V3 671B, Hosting: cloud, Submitter: Acme Labs).")
+    italian = describe(quantity, language("it"), names)
+    assert italian.startswith("Organizzazioni: conteggio sui risultati di v6.0 (Benchmark: DeepSeek-V3 671B")
+    assert "=" not in describe(quantity, language("nl"), names) + describe(quantity, language("vi"), names)

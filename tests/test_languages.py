@@ -1,6 +1,8 @@
 """Languages are configuration and content: adding one (even right-to-left) needs no code."""
 
 import re
+from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
@@ -8,6 +10,7 @@ from site_builder.build import build_site
 from site_builder.check import translation_status
 from site_builder.content import load_articles
 from site_builder.errors import SiteError
+from tests.conftest import ROOT
 from tests.site_checks import broken_links, scan
 
 @pytest.mark.slow
@@ -73,3 +76,90 @@ def test_text_is_nfc_normalized_on_load(mini_site):
     english.write_text(english.read_text().replace('title: "Hello, round"', f'title: "{decomposed}"'))
     [article] = [a for a in load_articles(mini_site / "content", ("en",), mini_site)]
     assert article.title == "Việt" and len(article.title) == 4
+
+
+class _VisibleText(HTMLParser):
+    """What a reader sees of a page: its text, without scripts, styles, JSON data blocks and templates."""
+
+    HIDDEN = {"script", "style", "template", "head"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.depth, self.parts = 0, []
+
+    def handle_starttag(self, tag, attrs):
+        self.depth += tag in self.HIDDEN
+
+    def handle_endtag(self, tag):
+        self.depth -= tag in self.HIDDEN
+
+    def handle_data(self, data):
+        if not self.depth:
+            self.parts.append(data)
+
+
+def visible_text(path: Path) -> str:
+    parser = _VisibleText()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return " ".join(" ".join(parser.parts).split())
+
+
+# English a reader of a Dutch, Italian or Vietnamese page used to meet (issue 18, "Words"), and the Italian
+# participle that did not agree with "Organizzazioni".
+LEFT_IN_ENGLISH = ("Sources:", "CC12M (train) and COCO-2014 (validation)", "(not read)", "training reference",
+                   "not in the project's sources", "target, runs and round")
+FILTER_COLUMNS = ("benchmark", "submitter", "submitter_dir", "system_id", "accelerator", "accelerator_vendor",
+                  "availability", "hosting", "score_method", "division", "number_of_nodes")
+
+
+def test_translated_pages_show_no_english_catalog_text_and_no_raw_filter(shipped_site):
+    raw_filter = re.compile(r"\b(" + "|".join(FILTER_COLUMNS) + r") = ")
+    found = []
+    for lang in ("nl", "it", "vi"):
+        for page in sorted((shipped_site / lang).rglob("*.html")):
+            text = visible_text(page)
+            where = page.relative_to(shipped_site).as_posix()
+            found += [(where, words) for words in LEFT_IN_ENGLISH if words in text]
+            found += [(where, match.group(0)) for match in raw_filter.finditer(text)]
+            if lang == "it":
+                found += [(where, "contati") for _ in re.finditer(r", contati nei risultati", text)]
+    assert found == []
+    flux = visible_text(shipped_site / "nl/benchmarks/flux1/index.html")
+    assert "CC12M (training) en COCO-2014 (validatie)" in flux and "Bronnen: dataset: referentie-implementatie" in flux
+
+
+def test_counts_of_nodes_and_accelerators_take_the_plural_they_need(shipped_site):
+    expected = {"en": ("1 node × 8 accelerators = 8", "18 nodes × 4 accelerators = 72"),
+                "nl": ("1 node × 8 accelerators = 8", "18 nodes × 4 accelerators = 72"),
+                "it": ("1 nodo × 8 acceleratori = 8", "18 nodi × 4 acceleratori = 72"),
+                "vi": ("1 nút × 8 bộ tăng tốc = 8", "18 nút × 4 bộ tăng tốc = 72")}
+    for lang, (one, many) in expected.items():
+        text = visible_text(shipped_site / lang / "benchmarks/flux1/index.html")
+        text += visible_text(shipped_site / lang / "benchmarks/llama31-8b/index.html")
+        assert one in text and many in text, lang
+    assert "1 nodes" not in visible_text(shipped_site / "en/benchmarks/llama31-8b/index.html")
+
+
+def test_a_figure_names_its_filters_as_a_reader_would(shipped_site):
+    text = visible_text(shipped_site / "nl/articles/ronde-v6-0/index.html")
+    assert "geteld in de resultaten van v6.0 (Benchmark: DeepSeek-V3 671B)." in text
+    # The round article names benchmarks, not their ids (ids stay in shortcodes, which readers never see).
+    assert not re.search(r"\b(deepseekv3_671b|gpt_oss_20b|llama31_8b|llama31_405b|llama2_70b_lora|dlrm_dcnv2)\b",
+                         text)
+
+
+def test_every_benchmark_has_its_texts_in_every_other_language():
+    import csv
+
+    from site_builder.config import load_config
+    config = load_config(ROOT)
+    catalog = list(csv.DictReader((ROOT / "data/benchmarks.csv").open(encoding="utf-8")))
+    rows = {(row["id"], row["lang"]): row
+            for row in csv.DictReader((ROOT / "data/benchmarks_translated.csv").open(encoding="utf-8"))}
+    for lang in config.languages:
+        if lang == config.default_language:
+            continue
+        for benchmark in catalog:
+            row = rows.get((benchmark["id"], lang))
+            assert row is not None and row["source"], (benchmark["id"], lang)
+            assert row["source"] != benchmark["source"], (benchmark["id"], lang)

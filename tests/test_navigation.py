@@ -281,12 +281,16 @@ def test_embed_code_and_citation_say_when_the_address_is_a_placeholder(mini_site
 
 
 @pytest.mark.slow
-def test_404_has_no_base_with_a_placeholder_and_the_site_path_with_a_real_address(mini_site, tmp_path):
+def test_404_links_are_relative_with_a_placeholder_and_start_at_the_site_path_with_a_real_address(mini_site, tmp_path):
     build_site(mini_site, tmp_path / "a")
     assert "<base" not in (tmp_path / "a/404.html").read_text()
     assert broken_links(tmp_path / "a") == []
     build_site(mini_site, tmp_path / "b", base_url=REAL_URL)
-    assert '<base href="/mini/">' in (tmp_path / "b/404.html").read_text()
+    page = (tmp_path / "b/404.html").read_text()
+    # No <base>: its links start at the site's path, so "Skip to content" stays on the page at any address.
+    assert "<base" not in page and 'href="/mini/en/index.html"' in page and 'class="skip" href="#main"' in page
+    assert re.search(r'<link rel="stylesheet" href="/mini/assets/site\.[0-9a-f]+\.css">', page)
+    assert broken_links(tmp_path / "b", REAL_URL) == []
 
 
 @pytest.mark.parametrize("url, placeholder", [
@@ -306,4 +310,4 @@ def test_base_url_option_placeholders_warn_but_a_local_preview_address_does_not(
     local = CliRunner().invoke(main, ["build", "--root", str(mini_site), "--out", str(tmp_path / "b"), "--strict",
                                       "--base-url", "http://127.0.0.1:8000/"])
     assert local.exit_code == 0 and "is a placeholder" not in local.stderr
-    assert '<base href="/">' in (tmp_path / "b/404.html").read_text()  # the preview serves the site there
+    assert 'href="/en/index.html"' in (tmp_path / "b/404.html").read_text()  # the preview serves the site there

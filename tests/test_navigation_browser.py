@@ -132,6 +132,9 @@ def test_404_page_works_at_any_depth_at_the_root_and_at_a_sub_path(browser, mini
             links = page.locator(".chooser a").evaluate_all("links => links.map(a => a.href)")
             assert links and all(page.request.get(href).status == 200 for href in links), (missing, links)
             assert page.evaluate("document.documentElement.scrollWidth") <= 360
+            page.locator("a.skip").focus()
+            page.keyboard.press("Enter")  # to this page's own content, not to the home page
+            assert page.url == f"{origin}{prefix}{missing}#main", missing
         assert failed == []
         page.close()
     finally:

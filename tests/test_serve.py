@@ -194,7 +194,7 @@ def test_first_build_failing_serves_a_placeholder_until_fixed_then_the_site(mini
 
         code, html = fetch(url + "en/no-such-page/")  # the site's own 404 page, with the script
         assert code == 404 and 'data-generation="1"' in html and "404" in html
-        assert '<base href="/">' in html  # the site's own path on this server, not the public site's
+        assert 'href="/en/index.html"' in html  # the site's own path on this server, not the public site's
         code, robots = fetch(url + "robots.txt")  # other files exactly as built
         assert code == 200 and "Sitemap:" in robots and SCRIPT not in robots
         request = urllib.request.Request(url + PAGE, method="HEAD")
