@@ -64,8 +64,8 @@ def _describe_result(ref: ResultRef, lang: Language, benchmark_names: dict[str, 
 
 
 def _filter_text(column: str, value: str, lang: Language, benchmark_names: dict[str, str]) -> str:
-    """A figure's filter as a reader reads it ("Benchmark: Llama 3.1 8B"), not as written ("benchmark=llama31_8b");
-    a submitter's id is renamed with the rest of the text (`figure_html`'s `rename`)."""
+    """A figure's filter as a reader reads it ("Benchmark: " and the benchmark's name), not as written ("benchmark="
+    and its id); a submitter's id is renamed with the rest of the text (`figure_html`'s `rename`)."""
     _ = lang.gettext
     label = {
         "benchmark": _("Benchmark"), "submitter": _("Submitter"), "submitter_dir": _("Submitter"),
