@@ -227,6 +227,39 @@ def test_every_column_of_every_table_sorts_both_ways_with_empty_cells_last(brows
     context.close()
 
 
+# On paper: the cells of data tables whose text is cut (wider than the cell shows), and the <details> whose
+# content is not shown.
+PRINTED = """() => ({
+  cut: Array.from(document.querySelectorAll(".data-table td, .data-table summary"))
+    .filter(el => el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflow !== "visible")
+    .map(el => el.textContent.trim().slice(0, 60)),
+  closed: Array.from(document.querySelectorAll("details"))
+    .filter(d => Array.from(d.children).filter(c => c.tagName !== "SUMMARY")
+                   .every(c => !c.checkVisibility()))
+    .map(d => d.querySelector("summary").textContent.trim().slice(0, 60)),
+  details: document.querySelectorAll("details").length,
+  right: Math.max(...Array.from(document.querySelectorAll(".data-table"), t => t.getBoundingClientRect().right)),
+})"""
+PAPER = 720  # an A4 page's width at 96 dpi, less its margins
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["script", "no-script"])
+def test_printed_tables_show_every_cell_whole_and_every_detail_open(browser, served, shipped_site, javascript):
+    context = new_context(browser, PAPER, javascript=javascript)
+    page = context.new_page()
+    pages = [*table_pages(shipped_site, "en")[1:], *table_pages(shipped_site, "vi")[1:]]
+    for path in pages:
+        page.goto(served + path)
+        page.emulate_media(media="print")
+        printed = page.evaluate(PRINTED)
+        assert printed["details"], path  # a result's detail view, the spec sheet
+        assert printed["cut"] == [] and printed["closed"] == [], (path, printed)
+        assert printed["right"] <= PAPER, (path, printed["right"])  # every column on the page
+        page.emulate_media(media="screen")
+        assert page.evaluate(PRINTED)["closed"], path  # on screen they stay closed
+    context.close()
+
+
 @pytest.mark.parametrize("width", [320, 360])
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_chart_data_tables_show_the_minutes_beside_the_first_column(browser, served, shipped_site, lang, width):

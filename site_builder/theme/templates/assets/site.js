@@ -263,6 +263,19 @@
   }
 
   document.querySelectorAll("table.sortable").forEach(makeSortable);
+  // Printing opens every closed <details> (browsers without ::details-content print them closed), and closes
+  // them again afterwards.
+  var openedForPrint = [];
+  window.addEventListener("beforeprint", function () {
+    openedForPrint = Array.prototype.filter.call(document.querySelectorAll("details:not([open])"), function (d) {
+      d.open = true;
+      return true;
+    });
+  });
+  window.addEventListener("afterprint", function () {
+    openedForPrint.forEach(function (d) { d.open = false; });
+    openedForPrint = [];
+  });
   window.addEventListener("hashchange", revealTarget);
   revealTarget();
   drawCharts();
