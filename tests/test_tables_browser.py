@@ -299,6 +299,26 @@ def test_without_javascript_the_full_table_is_there(browser, served, shipped_sit
     context.close()
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_claims_tables_scroll_in_boxes_a_keyboard_reaches_on_a_phone(browser, served, shipped_site, lang):
+    axe = validator_file("axe-core/axe.min.js").read_text(encoding="utf-8")
+    context = new_context(browser, 360)
+    page = context.new_page()
+    page.goto(served + f"{lang}/claims/index.html")
+    boxes = page.locator(".claim .table-scroll")
+    assert boxes.count() > 0
+    assert page.evaluate("""() => Array.from(document.querySelectorAll(".claim .table-scroll"))
+        .some(box => box.scrollWidth > box.clientWidth)""")  # at 360 px they do scroll
+    page.evaluate(axe)
+    assert page.evaluate(AXE_RUN) == []  # scrollable-region-focusable among the rest
+    box = boxes.first
+    box.focus()
+    assert page.evaluate("document.activeElement.classList.contains('table-scroll')")
+    name = page.evaluate("document.getElementById(document.activeElement.getAttribute('aria-labelledby')).textContent")
+    assert name.strip()  # announced by its claim
+    context.close()
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_filtered_table_passes_axe(browser, served, shipped_site, scheme):
     axe = validator_file("axe-core/axe.min.js").read_text(encoding="utf-8")
