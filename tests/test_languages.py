@@ -163,3 +163,22 @@ def test_every_benchmark_has_its_texts_in_every_other_language():
             row = rows.get((benchmark["id"], lang))
             assert row is not None and row["source"], (benchmark["id"], lang)
             assert row["source"] != benchmark["source"], (benchmark["id"], lang)
+
+
+def test_a_scaling_charts_tooltip_never_says_null(shipped_site):
+    """The first point of a series has no previous one to compare with: its tooltip says so in the reader's
+    language (Vega writes a missing value as "null")."""
+    import json
+
+    expected = {"en": "not applicable: the first point of its series",
+                "nl": "niet van toepassing: het eerste punt van de reeks"}
+    for lang, text in expected.items():
+        specs = [p for p in (shipped_site / "charts" / lang).glob("scaling-*.vl.json")]
+        assert specs
+        for path in specs:
+            spec = json.loads(path.read_text(encoding="utf-8"))
+            rows = [row for values in spec["datasets"].values() for row in values if "efficiency_text" in row]
+            assert rows and all(isinstance(row["efficiency_text"], str) and row["efficiency_text"] for row in rows)
+            assert text in {row["efficiency_text"] for row in rows}, path
+            tooltips = json.dumps(spec)
+            assert '"efficiency_vs_previous", "type": "quantitative", "title"' not in tooltips

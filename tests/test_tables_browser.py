@@ -171,6 +171,95 @@ def test_minutes_beside_the_first_column_and_filters_work(browser, served, shipp
     context.close()
 
 
+# Each sortable table's rows by a column: (data-sort or null, visible text) per row, and whether the header
+# says ascending or descending.
+COLUMN = """([table, column]) => {
+  const t = document.querySelectorAll("table.sortable")[table];
+  return {sort: t.tHead.rows[0].cells[column].getAttribute("aria-sort"),
+          cells: Array.from(t.tBodies[0].rows, r => [r.cells[column].getAttribute("data-sort"),
+                                                       r.cells[column].textContent.trim()])};
+}"""
+# Whether each key comes after the one before it in the page's language (the browser's own collation).
+IN_ORDER = """([keys, lang]) => {
+  const c = new Intl.Collator(lang, {numeric: true, sensitivity: "base"});
+  return keys.every((k, i) => i === 0 || c.compare(keys[i - 1], k) <= 0);
+}"""
+
+
+def _sort_keys(cells) -> tuple[list, int]:
+    """The keys a reader sorts by (a number where the column's data-sort holds numbers, else the text shown or
+    the data-sort text), and how many cells have none."""
+    keys = [(raw if raw is not None else text).strip() for raw, text in cells]
+    present = [key for key in keys if key]
+    numeric = all(raw is not None and re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?", key, re.I)
+                  for (raw, _), key in zip(cells, keys) if key)
+    return ([float(key) for key in present] if numeric else present), len(keys) - len(present)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_column_of_every_table_sorts_both_ways_with_empty_cells_last(browser, served, shipped_site, lang):
+    context = new_context(browser, 1280)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    benchmarks = table_pages(shipped_site, lang)
+    for path in [benchmarks[0], benchmarks[1], benchmarks[-1]]:  # the home page and two benchmark pages
+        page.goto(served + path)
+        for table in range(page.locator("table.sortable").count()):
+            headers = page.locator("table.sortable").nth(table).locator("thead th button")
+            for column in range(headers.count()):
+                for direction in ("ascending", "descending"):
+                    headers.nth(column).evaluate("button => button.click()")  # hidden columns too
+                    found = page.evaluate(COLUMN, [table, column])
+                    assert found["sort"] == direction, (path, table, column)
+                    cells = found["cells"]
+                    keys, empty = _sort_keys(cells)
+                    where = f"{path} table {table} column {column} {direction}: {cells}"
+                    assert all(not (raw if raw is not None else text).strip() for raw, text in cells[len(keys):]), \
+                        where  # the empty ones last, either way
+                    ordered = keys if direction == "ascending" else keys[::-1]
+                    if keys and isinstance(keys[0], float):
+                        assert ordered == sorted(ordered), where
+                    else:
+                        assert page.evaluate(IN_ORDER, [ordered, lang]), where
+                    assert len(keys) + empty == len(cells)
+    assert errors == []
+    context.close()
+
+
+# On paper: the cells of data tables whose text is cut (wider than the cell shows), and the <details> whose
+# content is not shown.
+PRINTED = """() => ({
+  cut: Array.from(document.querySelectorAll(".data-table td, .data-table summary"))
+    .filter(el => el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflow !== "visible")
+    .map(el => el.textContent.trim().slice(0, 60)),
+  closed: Array.from(document.querySelectorAll("details"))
+    .filter(d => Array.from(d.children).filter(c => c.tagName !== "SUMMARY")
+                   .every(c => !c.checkVisibility()))
+    .map(d => d.querySelector("summary").textContent.trim().slice(0, 60)),
+  details: document.querySelectorAll("details").length,
+  right: Math.max(...Array.from(document.querySelectorAll(".data-table"), t => t.getBoundingClientRect().right)),
+})"""
+PAPER = 720  # an A4 page's width at 96 dpi, less its margins
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["script", "no-script"])
+def test_printed_tables_show_every_cell_whole_and_every_detail_open(browser, served, shipped_site, javascript):
+    context = new_context(browser, PAPER, javascript=javascript)
+    page = context.new_page()
+    pages = [*table_pages(shipped_site, "en")[1:], *table_pages(shipped_site, "vi")[1:]]
+    for path in pages:
+        page.goto(served + path)
+        page.emulate_media(media="print")
+        printed = page.evaluate(PRINTED)
+        assert printed["details"], path  # a result's detail view, the spec sheet
+        assert printed["cut"] == [] and printed["closed"] == [], (path, printed)
+        assert printed["right"] <= PAPER, (path, printed["right"])  # every column on the page
+        page.emulate_media(media="screen")
+        assert page.evaluate(PRINTED)["closed"], path  # on screen they stay closed
+    context.close()
+
+
 @pytest.mark.parametrize("width", [320, 360])
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_chart_data_tables_show_the_minutes_beside_the_first_column(browser, served, shipped_site, lang, width):
@@ -207,6 +296,26 @@ def test_without_javascript_the_full_table_is_there(browser, served, shipped_sit
             assert page.locator(".table-filter:visible").count() == 0, f"{path}: dead filter controls"
             layout = page.evaluate(LAYOUT)
             assert layout["pageWidth"] <= width and all(t["right"] <= width for t in layout["tables"]), path
+    context.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_claims_tables_scroll_in_boxes_a_keyboard_reaches_on_a_phone(browser, served, shipped_site, lang):
+    axe = validator_file("axe-core/axe.min.js").read_text(encoding="utf-8")
+    context = new_context(browser, 360)
+    page = context.new_page()
+    page.goto(served + f"{lang}/claims/index.html")
+    boxes = page.locator(".claim .table-scroll")
+    assert boxes.count() > 0
+    assert page.evaluate("""() => Array.from(document.querySelectorAll(".claim .table-scroll"))
+        .some(box => box.scrollWidth > box.clientWidth)""")  # at 360 px they do scroll
+    page.evaluate(axe)
+    assert page.evaluate(AXE_RUN) == []  # scrollable-region-focusable among the rest
+    box = boxes.first
+    box.focus()
+    assert page.evaluate("document.activeElement.classList.contains('table-scroll')")
+    name = page.evaluate("document.getElementById(document.activeElement.getAttribute('aria-labelledby')).textContent")
+    assert name.strip()  # announced by its claim
     context.close()
 
 

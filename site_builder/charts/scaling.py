@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import altair as alt
+import pandas as pd
 from slugify import slugify
 
 from site_builder import metrics
@@ -48,9 +49,13 @@ def scaling(benchmark: str) -> ChartFactory:
         shape = alt.Shape("submitter:N", title=_("Submitter"), legend=alt.Legend(orient="bottom", columns=3),
                           scale=alt.Scale(domain=submitters, range=[SHAPES[i % len(SHAPES)]
                                                                     for i in range(len(submitters))]))
-        tooltip = result_tooltip(lang, [alt.Tooltip("efficiency_vs_previous:Q",
-                                                    title=_("Scaling efficiency vs the previous point"), format=".1%")])
-        base = alt.Chart(rows)
+        # Written here in the reader's language: a series' first point has no previous one (Vega would say "null").
+        shown = rows.assign(efficiency_text=[lang.percent(v, 1) if pd.notna(v) else
+                                             _("not applicable: the first point of its series")
+                                             for v in rows["efficiency_vs_previous"]])
+        tooltip = result_tooltip(lang, [alt.Tooltip("efficiency_text:N",
+                                                    title=_("Scaling efficiency vs the previous point"))])
+        base = alt.Chart(shown)
         ideal = base.mark_line(strokeDash=[4, 4], opacity=0.6).encode(
             x=x, y=alt.Y("ideal_minutes:Q", scale=alt.Scale(type="log")), color=colour, detail=alt.Detail("series:N"))
         measured = base.mark_line().encode(

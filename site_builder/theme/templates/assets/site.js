@@ -179,17 +179,23 @@
     window.addEventListener("afterprint", function () { printing = false; redrawAll(); });
   }
 
+  // A cell's sort key: its data-sort, else its text; a number when the whole key is one (an id such as
+  // "8xH100" is text, not 8), and nothing to sort by when it is empty (such rows stay last either way).
   function sortKey(cell) {
     var raw = cell.getAttribute("data-sort");
-    if (raw === null) return { text: cell.textContent.trim().toLowerCase() };
-    if (raw === "") return { missing: true };
-    return { number: parseFloat(raw) };
+    var key = (raw === null ? cell.textContent : raw).trim();
+    if (key === "") return { missing: true };
+    return raw !== null && NUMBER.test(key) ? { number: Number(key) } : { text: key };
   }
+  // In the page's language, digits by their value ("node 2" before "node 10"), case and accents aside.
+  var COLLATOR = new Intl.Collator(document.documentElement.lang || undefined, { numeric: true, sensitivity: "base" });
+  var NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
   function compare(a, b) {
     if (a.missing || b.missing) return a.missing === b.missing ? 0 : a.missing ? 1 : -1;
     if (a.number !== undefined && b.number !== undefined) return a.number - b.number;
-    return String(a.text).localeCompare(String(b.text), document.documentElement.lang);
+    if (a.number !== undefined || b.number !== undefined) return a.number !== undefined ? -1 : 1;
+    return COLLATOR.compare(a.text, b.text);
   }
 
   function makeSortable(table) {
@@ -257,6 +263,19 @@
   }
 
   document.querySelectorAll("table.sortable").forEach(makeSortable);
+  // Printing opens every closed <details> (browsers without ::details-content print them closed), and closes
+  // them again afterwards.
+  var openedForPrint = [];
+  window.addEventListener("beforeprint", function () {
+    openedForPrint = Array.prototype.filter.call(document.querySelectorAll("details:not([open])"), function (d) {
+      d.open = true;
+      return true;
+    });
+  });
+  window.addEventListener("afterprint", function () {
+    openedForPrint.forEach(function (d) { d.open = false; });
+    openedForPrint = [];
+  });
   window.addEventListener("hashchange", revealTarget);
   revealTarget();
   drawCharts();
