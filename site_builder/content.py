@@ -337,14 +337,14 @@ class _ArticleBook:
         found = cache.load("articles", self.entry)
         self.known: dict[str, Article] = found if isinstance(found, dict) else {}
         self.kept: dict[str, Article] = {}
+        self.libraries = cache.versions("pyyaml", *MARKDOWN_LIBRARIES)  # once, not per article
 
     def key(self, path: Path, lang: str, root: Path | None) -> str | None:
         try:
             raw = path.read_bytes()
         except OSError:
             return None
-        return cache.key("packed article", cache.versions("pyyaml", *MARKDOWN_LIBRARIES), raw, path.name, lang,
-                         sources.shown_path(path, root))
+        return cache.key("packed article", self.libraries, raw, path.name, lang, sources.shown_path(path, root))
 
     def get(self, key: str | None) -> Article | None:
         found = self.known.get(key) if key is not None else None
