@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -390,9 +391,12 @@ def chart(chart_id: str, language: str, form: str, output: Path | None, width: i
               help="CSV file to write (replaced), '-' for standard output (default: data/rounds/ROUND/results.csv).")
 @click.option("--ruleset", default=None, help="mlperf-logging rules version (default: from the round, vX.Y -> X.Y.0).")
 @click.option("--strict", is_flag=True, help="Exit 1 when any result could not be scored.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Worker processes scoring results (default: the number of CPUs; the table is the same for any).")
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
               help="Project folder holding site.toml (its data/accelerators.csv names the accelerators).")
-def ingest(path: Path, round_name: str, out: Path | None, ruleset: str | None, strict: bool, root: Path) -> None:
+def ingest(path: Path, round_name: str, out: Path | None, ruleset: str | None, strict: bool, jobs: int | None,
+           root: Path) -> None:
     """Score a results repository in the official MLCommons training layout (PATH) into a results CSV."""
     import stat
     import tempfile
@@ -424,23 +428,13 @@ def ingest(path: Path, round_name: str, out: Path | None, ruleset: str | None, s
                     else "a device, FIFO or socket")
             _fail(SiteError(Problem(f"--out is {kind}, not a regular file; refusing to replace it", str(out))),
                   "ingest failed", "; nothing was read")
+    from site_builder.parallel import default_jobs
+
+    started = time.monotonic()
     with contextlib.ExitStack() as stack:
-        bar = None
-
-        def progress(done: int, total: int, label: str) -> None:
-            nonlocal bar
-            if bar is None:
-                bar = stack.enter_context(click.progressbar(length=total, label="scoring results", file=sys.stderr,
-                                                            item_show_func=lambda item: item))
-            bar.current_item = label
-            if done > bar.pos:
-                bar.update(done - bar.pos)
-            else:
-                bar.render_progress()
-
         try:
-            report = ingest_results(path, round_name, hardware, ruleset,
-                                    progress if sys.stderr.isatty() else None)
+            report = ingest_results(path, round_name, hardware, ruleset, _ingest_progress(stack, started),
+                                    jobs=jobs or default_jobs())
         except SiteError as error:
             stack.close()
             _fail(error, "ingest failed", "; nothing was written")
@@ -467,10 +461,37 @@ def ingest(path: Path, round_name: str, out: Path | None, ruleset: str | None, s
     failed, count, warnings = len(report.failed), len(report.rows), len(report.problems)
     click.echo(f"wrote {'standard output' if str(out) == '-' else out}: {count} result{'s' if count != 1 else ''}, "
                f"{count - failed} scored, {failed} not scored, {warnings} warning{'s' if warnings != 1 else ''} "
-               f"({report.tool})", err=True)
+               f"in {time.monotonic() - started:.0f} s ({report.tool})", err=True)
     if strict and failed:
         click.echo(f"ingest failed: {failed} result{'s' if failed != 1 else ''} not scored (--strict)", err=True)
         sys.exit(1)
+
+
+INGEST_PROGRESS_EVERY = 5.0  # seconds between progress lines when stderr is not a terminal (a CI log, a pipe)
+
+
+def _ingest_progress(stack: contextlib.ExitStack, started: float):
+    """A progress bar on a terminal; elsewhere, a line every few seconds, so a long run shows it is alive."""
+    if sys.stderr.isatty():
+        bar = None
+
+        def on_terminal(done: int, total: int, label: str) -> None:
+            nonlocal bar
+            if bar is None:
+                bar = stack.enter_context(click.progressbar(length=total, label="scoring results", file=sys.stderr,
+                                                            item_show_func=lambda item: item))
+            bar.current_item = label
+            bar.update(done - bar.pos)
+        return on_terminal
+    said = [started]
+
+    def in_a_log(done: int, total: int, label: str) -> None:
+        now = time.monotonic()
+        if done == 0 or done == total or now - said[0] >= INGEST_PROGRESS_EVERY:
+            said[0] = now
+            click.echo(f"scored {done} of {total} results ({done * 100 // total}%) in {now - started:.0f} s"
+                       + (f"; last: {label}" if label else ""), err=True)
+    return in_a_log
 
 
 @main.group()

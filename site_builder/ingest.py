@@ -18,6 +18,7 @@ and derived rounds group the same way.
 from __future__ import annotations
 
 import contextlib
+import copy
 import csv
 import glob
 import io
@@ -31,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from site_builder import parallel
 from site_builder.derive import COLUMNS, HOSTING
 from site_builder.errors import Problem, SiteError
 from site_builder.hardware import Hardware
@@ -332,13 +334,15 @@ def _organizations(repo: Path) -> list[Path]:
 
 
 def ingest_results(repo: Path, round_name: str, hardware: Hardware, ruleset: str | None = None,
-                   progress: Callable[[int, int, str], None] | None = None) -> Ingested:
+                   progress: Callable[[int, int, str], None] | None = None, jobs: int = 1) -> Ingested:
     """Read every result of an official training results repository (or one submitter's folder).
 
     Each result becomes one row of our schema, sorted by benchmark, submitter and system. A result
     that cannot be scored keeps its row, without a score and with the reason in score_source, and is
-    reported as a warning naming its path. `hardware` (data/accelerators.csv) names the accelerators. `progress(done, total, label)` is called before each result
-    (label: the result being scored) and once at the end.
+    reported as a warning naming its path. `hardware` (data/accelerators.csv) names the accelerators.
+    Results are scored in `jobs` processes; the table is the same whatever `jobs` is.
+    `progress(done, total, label)` is called once before the first result and after each one (label: the
+    result just scored, in the table's order of reading).
     Raises SiteError when mlperf-logging is missing, the rules are unknown or nothing is found.
     """
     tools = _tools()
@@ -355,36 +359,21 @@ def ingest_results(repo: Path, round_name: str, hardware: Hardware, ruleset: str
     tool = f"mlperf_logging.result_summarizer {tools['version']}, {USAGE} rules {ruleset} (ingested by site-builder)"
     problems: list[Problem] = []
     systems: dict[Path, dict[str, str] | str] = {}  # system folder -> its columns, or why there are none
-    rows = []
-    for index, (org, system_dir, bench_dir) in enumerate(results):
-        system = system_dir.name
-        benchmark = tools["summarizer"]._benchmark_alias(bench_dir.name)  # old folder names, as the summarizer
-        shown = bench_dir.relative_to(repo).as_posix()
-        if progress is not None:
-            progress(index, len(results), shown)
+    for org, system_dir, _ in results:
         if system_dir not in systems:
-            systems[system_dir] = _system(org, system, repo, hardware, problems)
-        columns = systems[system_dir]
-        row = dict.fromkeys(COLUMNS, "")
-        row.update({"round": round_name, "submitter": org.name, "submitter_dir": org.name, "system_id": system,
-                    "benchmark": benchmark,
-                    "number_of_runs": str(len(list(bench_dir.glob("result_*.txt"))))})
-        try:
-            if isinstance(columns, str):
-                row["metadata_source"] = f"not available: {columns}"
-                raise _Failed(columns)
-            row.update(columns)
-            row.update(_score(bench_dir, benchmark, system, row["submitter"], row["division"], ruleset,
-                              tools, shown, problems, repo))
-            row["score_source"] = tool
-        except _Failed as failure:
-            row.update(score_minutes="", rcp_scaling_factor="", notes="; ".join(failure.notes),
-                       score_source=f"not computed: {failure}", score_method="not-computed", score_decimals="",
-                       run_minutes="")
-            problems.append(Problem(f"result not scored: {failure}", shown, severity="warning"))
-        rows.append(row)
+            systems[system_dir] = _system(org, system_dir.name, repo, hardware, problems)
+    shared = _Round(tools, ruleset, repo, round_name, tool, systems)
     if progress is not None:
-        progress(len(results), len(results), "")
+        progress(0, len(results), "")
+    rows = []
+    with _linear_reading():  # installed before the workers fork: they inherit it
+        for done, (row, found) in enumerate(parallel.each(_ingest_one, results, jobs, shared, chunk=1), 1):
+            rows.append(row)
+            problems += found
+            if progress is not None:
+                progress(done, len(results), row["_shown"])
+    for row in rows:
+        del row["_shown"]
     rows.sort(key=lambda r: (r["benchmark"], r["submitter"], r["system_id"]))
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
@@ -392,3 +381,135 @@ def ingest_results(repo: Path, round_name: str, hardware: Hardware, ruleset: str
     writer.writerows(rows)
     return Ingested(out.getvalue(), rows, problems, tool)
 
+
+@dataclass
+class _Round:
+    """What every result's scoring reads: handed to the workers once, at their fork."""
+
+    tools: dict
+    ruleset: str
+    repo: Path
+    round_name: str
+    tool: str
+    systems: dict
+
+
+def _ingest_one(shared: _Round, result: tuple[Path, Path, Path]) -> tuple[dict[str, str], list[Problem]]:
+    """One result's row (with "_shown", its path, for progress) and the problems found on the way."""
+    org, system_dir, bench_dir = result
+    problems: list[Problem] = []
+    system = system_dir.name
+    benchmark = shared.tools["summarizer"]._benchmark_alias(bench_dir.name)  # old folder names, as the summarizer
+    shown = bench_dir.relative_to(shared.repo).as_posix()
+    columns = shared.systems[system_dir]
+    row = dict.fromkeys(COLUMNS, "")
+    row.update({"round": shared.round_name, "submitter": org.name, "submitter_dir": org.name, "system_id": system,
+                "benchmark": benchmark, "number_of_runs": str(len(list(bench_dir.glob("result_*.txt"))))})
+    try:
+        if isinstance(columns, str):
+            row["metadata_source"] = f"not available: {columns}"
+            raise _Failed(columns)
+        row.update(columns)
+        row.update(_score(bench_dir, benchmark, system, row["submitter"], row["division"], shared.ruleset,
+                          shared.tools, shown, problems, shared.repo))
+        row["score_source"] = shared.tool
+    except _Failed as failure:
+        row.update(score_minutes="", rcp_scaling_factor="", notes="; ".join(failure.notes),
+                   score_source=f"not computed: {failure}", score_method="not-computed", score_decimals="",
+                   run_minutes="")
+        problems.append(Problem(f"result not scored: {failure}", shown, severity="warning"))
+    row["_shown"] = shown
+    return row, problems
+
+
+class _LinearStrip:
+    """Stands in for the `re` module inside mlperf-logging's log readers, for one call only.
+
+    They strip every log line with re.sub(".*:::MLLOG ", ":::MLLOG ", line). After its match, the regex
+    engine tries every later position of the line, each scanning to the line's end: quadratic in the
+    line's length, and over half of ingest's time. On a line with no newline before its end (as read
+    from a file), the result is the token followed by what follows its last occurrence: that is computed
+    here in linear time, and every other call goes to `re` itself.
+    """
+
+    def __init__(self, token: str):
+        self.token, self.pattern = token, ".*" + token
+
+    def sub(self, pattern, repl, string, count=0, flags=0):
+        if pattern == self.pattern and repl == self.token and count == 0 and flags == 0 and isinstance(string, str) \
+                and "\n" not in string[:-1]:
+            _, found, rest = string.rpartition(self.token)
+            return self.token + rest if found else string
+        return re.sub(pattern, repl, string, count, flags)
+
+    def __getattr__(self, name):
+        return getattr(re, name)
+
+
+class _RulesOnce:
+    """Stands in for `yaml` in mlperf-logging's compliance checker: each rules file is parsed once per process.
+
+    The checker parses its YAML rules again for every run log (three files a log: a fifth of ingest's
+    time). The parsed rules are kept by file name and each caller gets its own deep copy, as a fresh
+    parse would give it."""
+
+    def __init__(self, yaml_module):
+        self.yaml, self.parsed = yaml_module, {}
+
+    def load(self, stream, Loader=None):
+        name = getattr(stream, "name", None)
+        if not isinstance(name, str):
+            return self.yaml.load(stream, Loader=Loader)
+        key = (os.path.realpath(name), Loader)
+        if key not in self.parsed:
+            self.parsed[key] = self.yaml.load(stream, Loader=Loader)
+        return copy.deepcopy(self.parsed[key])
+
+    def __getattr__(self, name):
+        return getattr(self.yaml, name)
+
+
+class _ParsedOnce:
+    """Stands in for mlperf-logging's parse_file: a run log is parsed once, not twice.
+
+    result_summarizer runs the compliance checker on a log, which parses it, and then parses the same log
+    again for its start and stop. The last log parsed is kept (neither caller changes what it gets: the
+    rules write only to their own state) and handed to the second caller while the file is unchanged."""
+
+    def __init__(self, parse):
+        self.parse, self.last = parse, (None, None)
+
+    def __call__(self, filename, ruleset="0.6.0"):
+        info = os.stat(filename)
+        key = (os.path.realpath(filename), ruleset, info.st_mtime_ns, info.st_size)
+        if self.last[0] != key:
+            self.last = (None, None)  # a failed parse must not leave the previous log's lines behind
+            self.last = (key, self.parse(filename, ruleset=ruleset))
+        return self.last[1]
+
+
+@contextlib.contextmanager
+def _linear_reading():
+    """mlperf-logging's own readers and checks, with the three stand-ins above; restored on the way out."""
+    import importlib
+    import pkgutil
+
+    from mlperf_logging.compliance_checker import mlp_compliance, mlp_parser
+    from mlperf_logging.rcp_checker import rcp_checker
+    from mlperf_logging.result_summarizer import result_summarizer as summarizer
+
+    parsers = [importlib.import_module(f"{mlp_parser.__name__}.{info.name}")
+               for info in pkgutil.iter_modules(mlp_parser.__path__)]
+    swaps = [(module, "re", _LinearStrip(getattr(module, "TOKEN", ":::MLLOG ")))
+             for module in [*parsers, rcp_checker] if getattr(module, "re", None) is re]
+    swaps.append((mlp_compliance, "yaml", _RulesOnce(mlp_compliance.yaml)))
+    parse_once = _ParsedOnce(mlp_parser.parse_file)
+    swaps += [(mlp_parser, "parse_file", parse_once), (summarizer, "parse_file", parse_once)]
+    originals = [(module, name, getattr(module, name)) for module, name, _ in swaps]
+    try:
+        for module, name, stand_in in swaps:
+            setattr(module, name, stand_in)
+        yield
+    finally:
+        for module, name, original in originals:
+            setattr(module, name, original)

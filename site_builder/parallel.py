@@ -14,7 +14,7 @@ import gc
 import multiprocessing
 import os
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 
 FEW = 8  # fewer forked tasks than this run here: forking a parent that holds the site costs more than they do
@@ -41,22 +41,29 @@ def run(task: Callable, items: Iterable, jobs: int, shared: object = None) -> li
     initializer, which a fork hands over without pickling. A process running other threads (`serve`: its
     server and watcher) is never forked, since a thread holding a lock at the fork leaves the worker stuck:
     its tasks run here."""
+    return list(each(task, items, jobs, shared))
+
+
+def each(task: Callable, items: Iterable, jobs: int, shared: object = None, chunk: int | None = None) -> Iterator:
+    """As run(), yielding each result, in the order of the items, as soon as it and those before it are done.
+
+    `chunk`: items sent to a worker at a time (default: a quarter of each worker's share; 1 where items' costs
+    differ widely, so that no worker is left with the slow ones)."""
     items = list(items)
     if (not items or jobs <= 1 or len(items) < FEW or not can_fork()
             or threading.active_count() > 1):
-        return [task(shared, item) for item in items]
+        yield from (task(shared, item) for item in items)
+        return
     workers = max(1, min(jobs, len(items)))
     frozen = gc.get_freeze_count() > 0  # a caller's freeze is the caller's to undo
     gc.freeze()  # what the workers inherit stays out of their collections, so its memory stays shared
     try:
-        results = []
         # Python's allocator seldom returns freed memory: fresh workers for each batch bound what each one holds.
         for start in range(0, len(items), RECYCLE):
             batch = items[start:start + RECYCLE]
             with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
                                      initializer=_worker_started, initargs=(task, shared)) as pool:
-                results += pool.map(_call, batch, chunksize=max(1, len(batch) // (workers * 4)))
-        return results
+                yield from pool.map(_call, batch, chunksize=chunk or max(1, len(batch) // (workers * 4)))
     finally:
         if not frozen:
             gc.unfreeze()
