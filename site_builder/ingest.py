@@ -50,6 +50,10 @@ AVAILABILITY = {
     "Preview": "preview",
     "Research, Development, or Internal (RDI)": "rdi",
 }
+# Before the 4.1 rules the checker took any status; submitters wrote the values of mlperf_logging.mllog.constants
+# ("onprem", "cloud", "research") or the category itself, in any case -> (availability, hosting).
+OLDER_STATUS = {"onprem": ("available", "on-premise"), "cloud": ("available", "cloud"), "available": ("available", ""),
+                "preview": ("preview", ""), "research": ("rdi", "")}
 
 
 @dataclass
@@ -207,14 +211,17 @@ def _system_columns(desc: dict, system_file: str, hardware: Hardware, problems: 
                                 hint=f"add a row whose pattern matches it to {hardware.accelerators_file}"))
         accelerator = model
     status = text("status")
-    if status not in AVAILABILITY:
+    availability, hosting = AVAILABILITY.get(status, ""), HOSTING.get(status, "")
+    if status.lower() in OLDER_STATUS:
+        availability, hosting = OLDER_STATUS[status.lower()]
+    elif status not in AVAILABILITY:
         problems.append(Problem(f"status {status!r} is not one of the official values "
                                 f"({', '.join(AVAILABILITY)}); availability and hosting are left empty",
                                 system_file, severity="warning"))
     submitter = {"submitter": text("submitter")} if text("submitter") else {}  # else the folder's name stays
     return {
-        **submitter, "division": text("division").lower(), "availability": AVAILABILITY.get(status, ""),
-        "hosting": HOSTING.get(status, ""), "system_name": text("system_name"),
+        **submitter, "division": text("division").lower(), "availability": availability,
+        "hosting": hosting, "system_name": text("system_name"),
         "accelerator": accelerator, "accelerator_vendor": vendor, "accelerator_model": model,
         "accelerators_per_node": str(per_node), "number_of_nodes": str(nodes),
         "total_accelerators": str(per_node * nodes), "host_processor": text("host_processor_model_name"),

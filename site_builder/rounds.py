@@ -45,6 +45,16 @@ class ChartsDeclaration:
 
 
 @dataclass(frozen=True)
+class BenchmarkName:
+    """How one of the round's benchmark ids is shown, and which benchmark it is in later rounds."""
+
+    name: str
+    """The benchmark's display name in this round."""
+    same_as: str | None = None
+    """The id the same benchmark has in data/benchmarks.csv, when this round's folder name differs."""
+
+
+@dataclass(frozen=True)
 class RoundInfo:
     name: str
     """The round's folder name in data/rounds/."""
@@ -58,6 +68,9 @@ class RoundInfo:
     """URL of the public results repository; a result's folder is <url>/tree/main/<submitter>/results/<system>/<benchmark>."""
     charts: ChartsDeclaration | None = None
     """What the round's charts feature, when the file declares it."""
+    benchmarks: dict[str, BenchmarkName] = field(default_factory=dict)
+    """The `[benchmarks]` table: benchmark id as the round's results name it -> its display name, and the id it
+    has in data/benchmarks.csv when that differs (a folder still named for the model the benchmark replaced)."""
 
 
 # key -> (type, description); unknown keys are errors.
@@ -67,6 +80,7 @@ _SCHEMA = {
     "announcement": (str, "URL of the announcement"),
     "results_repository": (str, "URL of the public results repository"),
     "charts": (dict, "what the round's charts feature"),
+    "benchmarks": (dict, "benchmark id = display name, or = { name = ..., same_as = id }"),
 }
 _CHARTS_SCHEMA = {
     "scaling_benchmark": "benchmark id of the scaling showcase",
@@ -147,6 +161,22 @@ def _charts_declaration(raw: dict, text: str, shown: str, problems: Collector) -
     return ChartsDeclaration(path=shown, lines=lines, **values)
 
 
+def _benchmark_names(raw: dict, text: str, shown: str, problems: Collector) -> dict[str, BenchmarkName]:
+    """The [benchmarks] table: `id = "Name"` or `id = { name = "Name", same_as = "id" }`."""
+    names = {}
+    for benchmark, value in raw.items():
+        line = _line_of(text, benchmark, "benchmarks") or _line_of(text, "benchmarks")
+        if isinstance(value, str) and value.strip():
+            names[benchmark] = BenchmarkName(value.strip())
+        elif (isinstance(value, dict) and set(value) <= {"name", "same_as"} and isinstance(value.get("name"), str)
+              and value["name"].strip() and isinstance(value.get("same_as", ""), str)):
+            names[benchmark] = BenchmarkName(value["name"].strip(), value.get("same_as") or None)
+        else:
+            problems.error(f"benchmark '{benchmark}' must be a display name, or a table with 'name' and optional "
+                           f"'same_as' (the benchmark's id in benchmarks.csv)", shown, line)
+    return names
+
+
 def load_round_info(data_dir: Path, round_name: str, root: Path | None = None) -> RoundInfo:
     """The round's declared facts; every unknown key or wrong type is reported together."""
     path = data_dir / "rounds" / round_name / ROUND_FILE
@@ -161,7 +191,7 @@ def load_round_info(data_dir: Path, round_name: str, root: Path | None = None) -
         line, col = (int(match.group(1)), int(match.group(2))) if match else (None, None)
         raise SiteError(Problem(f"invalid TOML: {exc}", shown, line, col)) from None
     problems = Collector()
-    charts = None
+    charts, benchmarks = None, {}
     for key, value in raw.items():
         if key not in _SCHEMA:
             problems.error(f"unknown key '{key}'", shown, _line_of(text, key),
@@ -173,10 +203,13 @@ def load_round_info(data_dir: Path, round_name: str, root: Path | None = None) -
             problems.error(f"'{key}' must be an absolute http(s) URL", shown, _line_of(text, key))
         elif key == "charts":
             charts = _charts_declaration(value, text, shown, problems)
+        elif key == "benchmarks":
+            benchmarks = _benchmark_names(value, text, shown, problems)
     problems.raise_if_any()
     return RoundInfo(name=round_name, label=raw.get("label", round_name), published=raw.get("published"),
                      announcement=raw.get("announcement"),
-                     results_repository=raw.get("results_repository", "").rstrip("/") or None, charts=charts)
+                     results_repository=raw.get("results_repository", "").rstrip("/") or None, charts=charts,
+                     benchmarks=benchmarks)
 
 
 def result_folder_url(info: RoundInfo, submitter_dir: str, system_id: str, benchmark: str) -> str | None:

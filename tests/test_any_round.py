@@ -120,7 +120,7 @@ FIXTURE_RESULTS = HEADER + """
 
 def _fixture_round(root: Path) -> Path:
     _project(root, "v9.0", None, ("en", "nl"))
-    accelerators = (ROOT / "data/accelerators.csv").read_text() + "TPU-Z,Google,TPU,\\bTPU-Z\\b,#CC79A7\n"
+    accelerators = (ROOT / "data/accelerators.csv").read_text() + "TPU-Z,Google,TPU-Z,\\bTPU-Z\\b,#CC79A7\n"
     return write_files(root, {
         "data/benchmarks.csv": csv_text(FIXTURE_BENCHMARKS),
         "data/rounds/v9.0/results.csv": csv_text(FIXTURE_RESULTS),

@@ -536,3 +536,14 @@ def test_outside_a_terminal_ingest_says_how_far_it_is(tmp_path, monkeypatch):
     assert "scored 0 of 1 results (0%) in 0 s" in result.stderr
     assert "scored 1 of 1 results (100%) in" in result.stderr and "last: Acme/results/full/llama2_70b_lora" in result.stderr
     assert re.search(r"1 scored, 0 not scored, 0 warnings in \d+ s \(", result.stderr)
+
+
+@pytest.mark.parametrize("status, availability, hosting", [
+    ("onprem", "available", "on-premise"), ("Cloud", "available", "cloud"), ("available", "available", ""),
+    ("research", "rdi", ""), ("Available cloud", "available", "cloud")])
+def test_status_values_of_rules_before_4_1_are_understood(tmp_path, status, availability, hosting):
+    make_result(tmp_path, system_json={**SYSTEM, "status": status})
+    report = ingest_results(tmp_path, "v5.1", HARDWARE)
+    [row] = report.rows
+    assert (row["availability"], row["hosting"]) == (availability, hosting)
+    assert not [p for p in messages(report) if "status" in p]

@@ -1,9 +1,11 @@
+import csv
 import datetime as dt
+from pathlib import Path
 
 import pytest
 
 from site_builder.errors import SiteError
-from site_builder.rounds import load_round_info, result_folder_url
+from site_builder.rounds import BenchmarkName, load_round_info, result_folder_url
 
 
 def test_round_info_is_read_and_links_a_result_folder(tmp_path):
@@ -31,3 +33,33 @@ def test_bad_round_file_reports_every_problem_with_lines(tmp_path):
     assert "rounds/v1.0/round.toml:1: error: 'label'" in text
     assert "round.toml:2: error: unknown key 'colour'" in text
     assert "round.toml:3: error: 'results_repository' must be an absolute" in text
+
+
+def test_benchmark_names_are_read_with_what_they_are_the_same_as_and_bad_ones_located(tmp_path):
+    folder = tmp_path / "rounds" / "v1.0"
+    folder.mkdir(parents=True)
+    (folder / "round.toml").write_text('[benchmarks]\nold = { name = "New model", same_as = "new" }\n'
+                                       'plain = "Plain"\n')
+    info = load_round_info(tmp_path, "v1.0")
+    assert info.benchmarks["old"] == BenchmarkName("New model", "new")
+    assert info.benchmarks["plain"] == BenchmarkName("Plain", None)
+    (folder / "round.toml").write_text('[benchmarks]\nfine = "Fine"\nempty = ""\nodd = { name = "X", colour = 1 }\n')
+    with pytest.raises(SiteError) as error:
+        load_round_info(tmp_path, "v1.0", tmp_path)
+    text = str(error.value)
+    assert "rounds/v1.0/round.toml:3: error: benchmark 'empty' must be a display name" in text
+    assert "rounds/v1.0/round.toml:4: error: benchmark 'odd'" in text
+
+
+ROUNDS = Path(__file__).resolve().parent.parent / "data" / "rounds"
+
+
+@pytest.mark.parametrize("round_name", sorted(folder.name for folder in ROUNDS.iterdir() if folder.is_dir()))
+def test_every_benchmark_of_a_committed_round_has_a_name_and_its_successor_exists(round_name):
+    """A round's results name each benchmark as its repository did; round.toml or benchmarks.csv names it."""
+    catalog = {row["id"] for row in csv.DictReader((ROUNDS.parent / "benchmarks.csv").open(encoding="utf-8"))}
+    info = load_round_info(ROUNDS.parent, round_name)
+    results = {row["benchmark"] for row in csv.DictReader((ROUNDS / round_name / "results.csv").open(encoding="utf-8"))}
+    assert sorted(b for b in results if b not in catalog and b not in info.benchmarks) == []
+    assert sorted(n.same_as for n in info.benchmarks.values() if n.same_as and n.same_as not in catalog) == []
+    assert sorted(b for b in info.benchmarks if b not in results) == []  # no name for a benchmark it lacks
