@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -487,11 +488,10 @@ def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
         return [row(ref) for ref in quantity.refs]
 
     def own_figure(ref) -> dict:
-        """A row resting on its submitter's own figure (rule 7): its score and the publication it was taken from
-        (the data's `score_source` after its kind, in the data's language, English)."""
-        source = str(ref.row.get("score_source") or "")
-        prefix = dict(derive.SCORE_METHODS)[claim_stage.OWN_FIGURE]
-        publication = source.removeprefix(prefix).strip().removeprefix("(").removesuffix(")").strip()
+        """A row resting on its submitter's own figure (rule 7): its score and the publication it was taken from,
+        which the data's `score_source` names in parentheses, in the data's language (English)."""
+        named = re.search(r"\((.+)\)", str(ref.row.get("score_source") or ""))
+        publication = named.group(1).strip() if named else ""
         return {**row(ref), "score": format_value(ref.score, "minutes", ref.score_decimals, lang),
                 "method": score_method_label(claim_stage.OWN_FIGURE, lang), "publication": publication}
 
