@@ -357,7 +357,7 @@ def test_claims_page_grades_its_evidence_in_every_language(shipped_site, code, o
 
     lambda_claim = claim("lambda-llama8b-gb300-improvement")
     # the qualifier is part of the verdict's badge, and the row and its publication are named
-    badge = lambda_claim.split('class="verdict verdict-confirmed"')[1].split("</span></span>")[0]
+    badge = lambda_claim.split('class="verdict verdict-confirmed verdict-qualified"')[1].split("</span> <a")[0]
     assert own_figure in badge.replace("&#39;", "'")
     assert "#r-v6-0-lambda-gb300-n18-ngc25-09-nemo" in lambda_claim and "Lambda blog" in lambda_claim
     assert own_figure not in claim("coreweave-deepseek-8192-gpus").replace("&#39;", "'")
