@@ -16,7 +16,13 @@ A claim has
 - optional `interpretation` (per language; required when a check is a bound): how a loose or
   qualitative claim ("near-linear scaling") was turned into a threshold;
 - optional `caveat` (per language): why the data cannot pin the claim down even where it agrees;
-- optional `context`: a figure shown as "in our data" beside a claim that cannot be checked.
+- optional `context`: a figure shown as "in our data" beside a claim that cannot be checked;
+- optional `contradicted_by`: a source other than the results data that says otherwise (a model's technical
+  report, the claimant's own page): `outlet`, `url` and `date` as in `source`, and `says`, one text per
+  language: what that source states instead;
+- optional `scope`: `inference` (the claim is an MLPerf Inference figure) or `outside-round` (it is about
+  something other than this round's Training results: several rounds, a product, a full training run); shown
+  beside the claim as not being a Training result of the round. Such a claim has no `checks`.
 
 A check is
 - `figure`: a figure expression of `site_builder.figures` (`efficiency SMALL_REF LARGE_REF`, `score REF`,
@@ -29,7 +35,8 @@ A check is
   to be contradicted rather than overstated.
 
 Verdict rules (also in the README):
-1. A claim with `not_checkable` is **not checkable**; it has no computation, only its reason.
+1. A claim with `not_checkable` is **not checkable** (unless rule 6 applies); it has no computation, only
+   its reason.
 2. An exact check (`=`) **confirms** the claim when |computed - number| <= tolerance; otherwise the data
    **contradicts** it.
 3. A bound (`<`, `<=`, `>`, `>=`) widened by the tolerance is **consistent** with the data when the
@@ -37,6 +44,13 @@ Verdict rules (also in the README):
    check's `opposite`, else **overstated** (right direction, larger than the data shows).
 4. A claim's verdict is the worst of its checks (confirmed < consistent < overstated < contradicted).
 5. A claim with a `caveat` is at most **consistent**: the data agrees but cannot confirm it.
+6. A claim with `contradicted_by` is **contradicted**, whatever its checks give or whether the data can check
+   it at all; the page names that source and what it says.
+7. A check whose figure is computed from a score that its submitter published and that was not recomputed
+   from the result logs (`score_method` `published-by-submitter`; the figures that read scores are
+   `figures.READS_SCORES`) rests **on the submitter's own figure only**: the claim keeps its verdict, but the
+   verdict is shown with that qualifier wherever it appears, and the page names each such row and its source.
+   The data derives this; the registry cannot set or clear it.
 A check whose figure names a missing row, or whose unit differs from its figure's, fails the build at
 the registry's file:line, with the candidates the figures module suggests.
 """
@@ -55,9 +69,9 @@ import yaml
 from site_builder import paths, safe_yaml
 from site_builder.config import SiteConfig
 from site_builder.errors import Collector, Problem, SiteError, display_path
-from site_builder.figures import FigureContext, FigureError, Quantity, evaluate_expression
+from site_builder.figures import READS_SCORES, FigureContext, FigureError, Quantity, ResultRef, evaluate_expression
 from site_builder.i18n import Language
-from site_builder.labels import format_value, verdict_label
+from site_builder.labels import format_value, qualified_verdict_label
 from site_builder.render import relative_url
 
 REGISTRY_FILE = "claims.yaml"
@@ -71,8 +85,12 @@ _OPERATORS = {"≤": "<=", "≥": ">="}
 _UNITS = {"": "count", "count": "count", "minutes": "minutes", "min": "minutes", "%": "percent",
           "percent": "percent", "×": "times", "x": "times", "times": "times", "factor": "factor"}
 
-_CLAIM_KEYS = {"id", "statement", "source", "checks", "not_checkable", "interpretation", "caveat", "context"}
+_CLAIM_KEYS = {"id", "statement", "source", "checks", "not_checkable", "interpretation", "caveat", "context",
+               "contradicted_by", "scope"}
 _SOURCE_KEYS = {"outlet", "url", "date"}
+_CONTRADICTION_KEYS = _SOURCE_KEYS | {"says"}
+SCOPES = ("inference", "outside-round")
+OWN_FIGURE = "published-by-submitter"  # the score_method of a score its submitter published, not recomputed
 _CHECK_KEYS = {"figure", "asserts", "tolerance", "opposite"}
 
 
@@ -85,6 +103,14 @@ class Source:
     outlet: dict[str, str]  # per language: a name is the same in every language, a description is not
     date: dt.date | None = None
     url: str | None = None
+
+
+@dataclass(frozen=True)
+class Contradiction:
+    """A source other than the results data that says otherwise, and what it says (per language)."""
+
+    source: Source
+    says: dict[str, str]
 
 
 @dataclass(frozen=True)
@@ -106,6 +132,13 @@ class Check:
     outcome: str  # confirmed, consistent, overstated or contradicted
     opposite: Bound | None = None
 
+    @property
+    def own_figures(self) -> tuple[ResultRef, ...]:
+        """Rule 7: the rows whose score, published by their submitter and not recomputed, this check rests on."""
+        if self.quantity.metric not in READS_SCORES:
+            return ()
+        return tuple(ref for ref in self.quantity.refs if ref.row.get("score_method") == OWN_FIGURE)
+
 
 @dataclass(frozen=True)
 class Verdict:
@@ -124,10 +157,17 @@ class Verdict:
     line: int
     default_language: str = "en"
     """The language whose text is shown where a text lacks the page's language."""
+    contradicted_by: Contradiction | None = None
+    scope: str | None = None  # one of SCOPES
 
     @property
     def anchor(self) -> str:
         return claim_anchor(self.id)
+
+    @property
+    def own_figures(self) -> tuple[ResultRef, ...]:
+        """Rule 7: the rows resting on their submitter's own figure, once each, in check order."""
+        return tuple(dict.fromkeys(ref for check in self.checks for ref in check.own_figures))
 
     def text(self, texts: dict[str, str] | None, code: str) -> tuple[str, str] | None:
         """One of the claim's texts (its statement, interpretation, ...) for a page in `code`, with the language
@@ -286,6 +326,8 @@ class _ClaimSpec:
     caveat: dict | None
     context: tuple[str, int] | None
     line: int
+    contradicted_by: Contradiction | None = None
+    scope: str | None = None
 
 
 def _check_spec(item, line: int, shown: str, problems: Collector) -> _CheckSpec | None:
@@ -365,6 +407,14 @@ def _claim_spec(item, line: int, languages: _Languages, shown: str, problems: Co
         if any(c and c.asserts.operator != "=" for c in checks) and "interpretation" not in item:
             problems.error("a claim checked against a bound needs an 'interpretation': how its words became "
                            "the threshold", shown, item.line)
+    contradicted_by = _contradiction(item["contradicted_by"], item, languages, shown, problems) \
+        if "contradicted_by" in item else None
+    scope = item.get("scope")
+    if "scope" in item and scope not in SCOPES:
+        problems.error(f"'scope' {scope!r} is not one of: {', '.join(SCOPES)}", shown, item.line_of("scope"))
+    elif "scope" in item and "checks" in item:
+        problems.error(f"a claim with scope '{scope}' is not a Training result of the round, so its data cannot "
+                       "check it: give 'not_checkable' instead of 'checks'", shown, item.line_of("scope"))
     context = None
     if "context" in item:
         if not isinstance(item["context"], str) or not item["context"].strip():
@@ -374,15 +424,33 @@ def _claim_spec(item, line: int, languages: _Languages, shown: str, problems: Co
     if len(problems.problems) > count:
         return None
     return _ClaimSpec(claim_id, statement, source, tuple(checks), optional["not_checkable"],
-                      optional["interpretation"], optional["caveat"], context, item.line)
+                      optional["interpretation"], optional["caveat"], context, item.line, contradicted_by, scope)
 
 
-def _source(value, owner: _Map, languages: _Languages, shown: str, problems: Collector) -> Source | None:
-    line = owner.line_of("source")
-    if not isinstance(value, _Map):
-        problems.error("'source' must be a mapping with 'outlet' and, where known, 'url' and 'date'", shown, line)
+def _contradiction(value, owner: _Map, languages: _Languages, shown: str,
+                   problems: Collector) -> Contradiction | None:
+    """`contradicted_by`: a source as in `source`, and what it says instead, per language."""
+    count = len(problems.problems)
+    source = _source(value, owner, languages, shown, problems, key="contradicted_by", known=_CONTRADICTION_KEYS)
+    says = None
+    if isinstance(value, _Map):
+        if "says" not in value:
+            problems.error("'contradicted_by' needs 'says': what that source states, one text per language",
+                           shown, value.line)
+        else:
+            says = _texts(value["says"], "says", value, languages, shown, problems)
+    if len(problems.problems) > count or source is None or says is None:
         return None
-    _unknown_keys(value, _SOURCE_KEYS, "'source'", shown, problems)
+    return Contradiction(source, says)
+
+
+def _source(value, owner: _Map, languages: _Languages, shown: str, problems: Collector, key: str = "source",
+            known: set[str] = _SOURCE_KEYS) -> Source | None:
+    line = owner.line_of(key)
+    if not isinstance(value, _Map):
+        problems.error(f"'{key}' must be a mapping with 'outlet' and, where known, 'url' and 'date'", shown, line)
+        return None
+    _unknown_keys(value, known, f"'{key}'", shown, problems)
     count = len(problems.problems)
     outlet = value.get("outlet")
     if isinstance(outlet, dict):  # a description rather than a name ("Dutch tech press") is written per language
@@ -390,14 +458,14 @@ def _source(value, owner: _Map, languages: _Languages, shown: str, problems: Col
     elif isinstance(outlet, str) and outlet.strip():
         outlet = {lang: outlet.strip() for lang in languages.codes}
     else:
-        problems.error("'source' needs 'outlet': who made or published the claim, as a name or a text per language",
+        problems.error(f"'{key}' needs 'outlet': who made or published it, as a name or a text per language",
                        shown, value.line_of("outlet"))
     date = value.get("date")
     if date is not None and (not isinstance(date, dt.date) or isinstance(date, dt.datetime)):
-        problems.error("'source.date' must be a date (YYYY-MM-DD)", shown, value.line_of("date"))
+        problems.error(f"'{key}.date' must be a date (YYYY-MM-DD)", shown, value.line_of("date"))
     url = value.get("url")
     if url is not None and (not isinstance(url, str) or not re.match(r"^https?://\S+$", url)):
-        problems.error("'source.url' must be an absolute http(s) URL", shown, value.line_of("url"))
+        problems.error(f"'{key}.url' must be an absolute http(s) URL", shown, value.line_of("url"))
     if len(problems.problems) > count:
         return None
     return Source(outlet, date, url)
@@ -454,6 +522,15 @@ def combine(outcomes: list[str], has_caveat: bool = False) -> str:
     return "consistent" if has_caveat and worst == "confirmed" else worst
 
 
+def claim_verdict(outcomes: list[str], has_caveat: bool, not_checkable: bool, contradicted_by: bool) -> str:
+    """Rules 1, 4, 5 and 6: a cited contradiction first, then no computation, then the checks."""
+    if contradicted_by:
+        return "contradicted"
+    if not_checkable:
+        return "not-checkable"
+    return combine(outcomes, has_caveat)
+
+
 def evaluate_claims(config: SiteConfig, context: FigureContext, strict: bool = False,
                     warnings: list[Problem] | None = None) -> tuple[Verdict, ...]:
     """Load `data/rounds/<round>/claims.yaml` and check every claim against the data; a round without a
@@ -492,15 +569,13 @@ def evaluate_claims(config: SiteConfig, context: FigureContext, strict: bool = F
                 shown_context = evaluate_expression(spec.context[0], context)
             except FigureError as error:
                 problems.error(f"claim '{spec.id}': {error.message}", shown, spec.context[1], hint=error.hint)
-        if spec.not_checkable is not None:
-            verdict = "not-checkable"
-        elif len(checks) == len(spec.checks):
-            verdict = combine([c.outcome for c in checks], spec.caveat is not None)
-        else:
+        if len(checks) < len(spec.checks):
             continue
+        verdict = claim_verdict([c.outcome for c in checks], spec.caveat is not None,
+                                spec.not_checkable is not None, spec.contradicted_by is not None)
         verdicts.append(Verdict(spec.id, spec.statement, spec.source, verdict, tuple(checks), spec.interpretation,
                                 spec.caveat, spec.not_checkable, shown_context, shown, spec.line,
-                                config.default_language))
+                                config.default_language, spec.contradicted_by, spec.scope))
     problems.problems.sort(key=lambda problem: problem.line or 0)  # in file order, as the writer reads them
     problems.raise_if_any()
     return tuple(verdicts)
@@ -536,7 +611,7 @@ def format_tolerance(check: Check, lang: Language) -> str:
 def render_claim_inline(verdict: Verdict, lang: Language, from_path: str) -> str:
     """The claim's verdict as a link to its entry on the claims page, relative to the citing page."""
     href = relative_url(from_path, paths.claims(lang.code)) + "#" + verdict.anchor
-    label = verdict_label(verdict.verdict, lang)
+    label = qualified_verdict_label(verdict.verdict, bool(verdict.own_figures), lang)
     title = lang.gettext("Claim: %(statement)s — what the data says") % {
         "statement": verdict.text(verdict.statement, lang.code)[0]}
     hidden = html.escape(lang.gettext("Verdict:"))  # for screen readers, which hear the link out of context

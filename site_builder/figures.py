@@ -12,9 +12,10 @@ Metrics (the README has examples):
 - of two results: `efficiency SMALL LARGE` (scaling efficiency), `speedup BEFORE AFTER` (before / after),
   `time-saved BEFORE AFTER` (1 - after / before), `gap A B` (A / B - 1: how much slower A is),
   `ratio A B` (A / B);
-- of a round: `organizations`, `results`, `scored-results`, `systems`, `accelerator-types`, `benchmarks`,
-  `largest-scale`, `multi-node-share`, optionally restricted by `round=` and column filters such as
-  `hosting=cloud` or `accelerator_vendor=Acme`; `benchmarks-led` counts the benchmarks whose fastest scored
+- of a round: `organizations`, `results`, `scored-results`, `systems`, `accelerator-types`,
+  `accelerator-vendors` (makers of the accelerators), `benchmarks`, `largest-scale`, `multi-node-share`,
+  optionally restricted by `round=`, by `min-accelerators=N` (results on at least N accelerators) and by column
+  filters such as `hosting=cloud` or `accelerator_vendor=Acme`; `benchmarks-led` counts the benchmarks whose fastest scored
   result matches the filters (`benchmarks-led accelerator_vendor=Acme`), and names those results.
 Options: `decimals=N` rounds for prose (never adds digits the source does not have).
 """
@@ -123,12 +124,16 @@ METRICS: dict[str, _Metric] = {
     "scored-results": _Metric(0, "count", 0, "results with a score"),
     "systems": _Metric(0, "count", 0, "distinct systems"),
     "accelerator-types": _Metric(0, "count", 0, "accelerator types"),
+    "accelerator-vendors": _Metric(0, "count", 0, "makers of the accelerators"),
     "benchmarks": _Metric(0, "count", 0, "benchmarks with results"),
     "largest-scale": _Metric(0, "count", 0, "accelerators of the largest system"),
     "multi-node-share": _Metric(0, "percent", 1, "share of systems with more than one node"),
     "benchmarks-led": _Metric(0, "count", 0, "benchmarks whose fastest scored result matches the filters"),
 }
-RESERVED_OPTIONS = {"decimals", "round"}
+RESERVED_OPTIONS = {"decimals", "round", "min-accelerators"}
+# The metrics computed from scores, so only as independent as the scores of their rows (claims.py, rule 7).
+READS_SCORES = frozenset({"score", "acc-minutes", "unscaled", "efficiency", "speedup", "time-saved", "gap", "ratio",
+                          "benchmarks-led"})
 
 
 def parse_expression(text: str) -> tuple[str, list[str], dict[str, str]]:
@@ -338,13 +343,23 @@ def _round_figure(metric: str, spec: _Metric, options: dict[str, str], context: 
         if value not in values:
             raise FigureError(f"no {round_name} result has {column}={value}", hint=_suggest(value, values, "values"))
         results = results[results[column].astype(str) == value]
+    minimum = options.get("min-accelerators")
+    if minimum is not None:
+        if not re.fullmatch(r"[0-9]{1,9}", minimum):
+            raise FigureError(f"min-accelerators={minimum!r} must be a whole number")
+        results = results[results["total_accelerators"] >= int(minimum)]
     if metric == "benchmarks-led":
         # The filters select among the fastest results, not before: "led by one vendor" compares with everyone.
         fastest = metrics.fastest_per_benchmark(metrics.scored(everything))
         for column, value in filters:
             fastest = fastest[fastest[column].astype(str) == value]
+        if minimum is not None:
+            fastest = fastest[fastest["total_accelerators"] >= int(minimum)]
+            filters += (("min-accelerators", minimum),)
         refs = tuple(_ref(row) for _, row in fastest.iterrows())
         return Quantity(metric, float(len(fastest)), spec.unit, spec.decimals, refs, round_name, filters)
+    if minimum is not None:
+        filters += (("min-accelerators", minimum),)
     system_rows = metrics.systems(results)
     value = {
         "organizations": lambda: results["submitter"].nunique(),
@@ -352,6 +367,7 @@ def _round_figure(metric: str, spec: _Metric, options: dict[str, str], context: 
         "scored-results": lambda: int(results["score_minutes"].notna().sum()),
         "systems": lambda: len(system_rows),
         "accelerator-types": lambda: results["accelerator"].nunique(),
+        "accelerator-vendors": lambda: results["accelerator_vendor"].nunique(),
         "benchmarks": lambda: results["benchmark"].nunique(),
         "largest-scale": lambda: int(results["total_accelerators"].max()),
         "multi-node-share": lambda: (system_rows["number_of_nodes"] > 1).sum() / len(system_rows),

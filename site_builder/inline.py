@@ -73,6 +73,7 @@ def _filter_text(column: str, value: str, lang: Language, benchmark_names: dict[
         "accelerator_vendor": _("Accelerator vendor"), "availability": _("Availability"), "hosting": _("Hosting"),
         "score_method": _("Source"), "division": _("Division"), "number_of_nodes": _("Nodes"),
         "accelerators_per_node": _("Accelerators per node"), "total_accelerators": _("Accelerators"),
+        "min-accelerators": _("At least this many accelerators"),
     }.get(column, column)
     if column == "benchmark":
         value = benchmark_names.get(value, value)
@@ -114,6 +115,7 @@ def describe(quantity: Quantity, lang: Language, benchmark_names: dict[str, str]
         what = {
             "organizations": _("Organizations"), "results": _("Results"), "scored-results": _("Scored results"),
             "systems": _("Systems"), "accelerator-types": _("Accelerator types"), "benchmarks": _("Benchmarks"),
+            "accelerator-vendors": _("Makers of the accelerators"),
             "largest-scale": _("Accelerators in the largest system"),
             "multi-node-share": _("Share of systems with more than one node"),
             "benchmarks-led": _("Benchmarks whose fastest scored result matches the filters"),

@@ -105,3 +105,17 @@ def verdict_label(verdict: str, lang: Language) -> str:
     return {"confirmed": _("Confirmed"), "consistent": _("Consistent with the data"),
             "overstated": _("Overstated"), "contradicted": _("Contradicted"),
             "not-checkable": _("Not checkable")}[verdict]
+
+
+def scope_label(scope: str, lang: Language) -> str:
+    """Why a claim is not a Training result of the round (a claim's `scope`)."""
+    _ = lang.gettext
+    return {"inference": _("Not a Training result: an MLPerf Inference figure."),
+            "outside-round": _("Not a result of this round: the claim is about something else than its Training "
+                               "results.")}[scope]
+
+
+def qualified_verdict_label(verdict: str, own_figure: bool, lang: Language) -> str:
+    """The verdict's label, qualified when it rests on a score its submitter published and nobody recomputed."""
+    label = verdict_label(verdict, lang)
+    return lang.gettext("%(verdict)s, by the submitter's own figure only") % {"verdict": label} if own_figure else label

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -20,7 +21,8 @@ from site_builder.data import Dataset
 from site_builder.display_names import DisplayNames
 from site_builder.figures import FigureContext
 from site_builder.i18n import Language
-from site_builder.labels import choice_label, format_value, legend, score_method_label, task_label, verdict_label
+from site_builder.labels import (choice_label, format_value, legend, qualified_verdict_label, scope_label,
+                                 score_method_label, task_label, verdict_label)
 from site_builder.render import served_path
 from site_builder.rounds import RoundInfo, load_round_info, result_folder_url
 from site_builder.shortcodes import BoundArticles, article_parts
@@ -476,12 +478,22 @@ def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
     """The round's public claims with their verdicts, computed values and the result rows behind them."""
     code, names = lang.code, plan.dataset.benchmarks["name"]
 
+    def row(ref) -> dict:
+        return {"label": f"{plan.names.submitter(ref.submitter)} {ref.system_id} "
+                         f"({names.get(ref.benchmark, ref.benchmark)}, {ref.round})",
+                "path": paths.benchmark(code, ref.benchmark) + "#" + paths.result_anchor(ref.round, ref.submitter,
+                                                                                  ref.system_id)}
+
     def evidence(quantity) -> list[dict]:
-        return [{"label": f"{plan.names.submitter(ref.submitter)} {ref.system_id} "
-                          f"({names.get(ref.benchmark, ref.benchmark)}, {ref.round})",
-                 "path": paths.benchmark(code, ref.benchmark) + "#" + paths.result_anchor(ref.round, ref.submitter,
-                                                                                   ref.system_id)}
-                for ref in quantity.refs]
+        return [row(ref) for ref in quantity.refs]
+
+    def own_figure(ref) -> dict:
+        """A row resting on its submitter's own figure (rule 7): its score and the publication it was taken from,
+        which the data's `score_source` names in parentheses, in the data's language (English)."""
+        named = re.search(r"\((.+)\)", str(ref.row.get("score_source") or ""))
+        publication = named.group(1).strip() if named else ""
+        return {**row(ref), "score": format_value(ref.score, "minutes", ref.score_decimals, lang),
+                "method": score_method_label(claim_stage.OWN_FIGURE, lang), "publication": publication}
 
     def text(v, texts: dict | None) -> str | Markup | None:
         """The text in the page's language; the default language's, marked with its `lang`, when it has none."""
@@ -496,7 +508,12 @@ def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
     items = [{
         "id": v.id, "anchor": v.anchor, "statement": text(v, v.statement), "source": v.source,
         "outlet": text(v, v.source.outlet), "verdict": v.verdict,
-        "label": verdict_label(v.verdict, lang), "interpretation": text(v, v.interpretation),
+        "label": qualified_verdict_label(v.verdict, bool(v.own_figures), lang),
+        "own_figures": [own_figure(ref) for ref in v.own_figures],
+        "contradicted_by": {"source": v.contradicted_by.source, "outlet": text(v, v.contradicted_by.source.outlet),
+                            "says": text(v, v.contradicted_by.says)} if v.contradicted_by else None,
+        "scope": scope_label(v.scope, lang) if v.scope else None,
+        "interpretation": text(v, v.interpretation),
         "caveat": text(v, v.caveat), "not_checkable": text(v, v.not_checkable),
         "context": format_value(v.context.value, v.context.unit, v.context.decimals, lang)
         if v.context else None,

@@ -111,6 +111,46 @@ def test_a_caveat_caps_at_consistent_and_nothing_else(outcome):
     assert combine([outcome]) == outcome
 
 
+@pytest.mark.parametrize("outcome", ORDER)
+def test_a_cited_contradiction_outranks_every_check_a_caveat_and_not_checkable(outcome):
+    """Rule 6: `contradicted_by` makes a claim contradicted whatever else it has; without it, nothing changes."""
+    assert claims.claim_verdict([outcome], False, False, True) == "contradicted"
+    assert claims.claim_verdict([outcome], True, False, True) == "contradicted"
+    assert claims.claim_verdict([], False, True, True) == "contradicted"
+    assert claims.claim_verdict([outcome], False, False, False) == combine([outcome])
+    assert claims.claim_verdict([outcome], True, False, False) == combine([outcome], has_caveat=True)
+    assert claims.claim_verdict([], False, True, False) == "not-checkable"
+
+
+# Rule 7, written out here so that a metric added to or dropped from figures.READS_SCORES fails a test.
+READS_SCORES = {"score", "acc-minutes", "unscaled", "efficiency", "speedup", "time-saved", "gap", "ratio",
+                "benchmarks-led"}
+METHODS = ("official-summarizer", "computed-from-logs", "submitter-summary", "published-by-submitter", "not-computed")
+
+
+def _ref(method: str, system: str = "s") -> figures.ResultRef:
+    return figures.ResultRef("v6.0", "b", "Acme", f"{system}-{method}", pd.Series({"score_method": method}))
+
+
+@pytest.mark.parametrize("metric", sorted(figures.METRICS))
+@pytest.mark.parametrize("method", METHODS)
+def test_only_a_score_its_submitter_published_read_by_a_score_figure_is_the_submitters_own(metric, method):
+    ref = _ref(method)
+    quantity = figures.Quantity(metric, 1.0, figures.METRICS[metric].unit, 0, (ref,))
+    check = claims.Check(metric, parse_bound("= 1"), 0.5, quantity, "confirmed")
+    own = method == "published-by-submitter" and metric in READS_SCORES
+    assert check.own_figures == ((ref,) if own else ())
+
+
+def test_a_claim_names_each_own_figure_once_and_only_those():
+    published, computed = _ref("published-by-submitter"), _ref("computed-from-logs")
+    pair = figures.Quantity("gap", 0.1, "percent", 1, (computed, published))
+    score = figures.Quantity("score", 9.0, "minutes", 2, (published,))
+    checks = tuple(claims.Check(q.metric, parse_bound("= 1"), 0.5, q, "confirmed") for q in (pair, score))
+    verdict = claims.Verdict("c", {}, claims.Source({}), "confirmed", checks, None, None, None, None, "f", 1)
+    assert checks[0].own_figures == (published,) and verdict.own_figures == (published,)
+
+
 def test_an_assertion_has_at_most_fifteen_digits_either_side_of_the_point():
     fifteen = "9" * 15
     assert parse_bound(f"= {fifteen}.{fifteen}").decimals == 15

@@ -47,6 +47,23 @@ def test_fastest_and_round_figures(context):
     assert 0 < amd.value < evaluate_expression("organizations", context).value
 
 
+def test_accelerator_makers_and_a_minimum_of_accelerators(context):
+    assert evaluate_expression("accelerator-vendors", context).value == 2
+    assert evaluate_expression("accelerator-vendors benchmark=deepseekv3_671b", context).value == 1
+    gb300 = "organizations benchmark=deepseekv3_671b accelerator=GB300"
+    # at least N, N included: CoreWeave's largest entry has 8,192 GB300 GPUs, and 8,193 leaves none
+    assert evaluate_expression(f"{gb300} min-accelerators=8192", context).value == 1
+    assert evaluate_expression(f"{gb300} min-accelerators=8193", context).value == 0
+    assert evaluate_expression(f"{gb300} min-accelerators=2049", context).value == 1
+    assert evaluate_expression(gb300, context).value == 2
+    quantity = evaluate_expression(f"{gb300} min-accelerators=2049", context)
+    assert ("min-accelerators", "2049") in quantity.filters
+    led = evaluate_expression("benchmarks-led min-accelerators=4096", context)
+    assert {ref.benchmark for ref in led.refs} == {"deepseekv3_671b", "llama31_405b"}
+    with pytest.raises(FigureError, match="must be a whole number"):
+        evaluate_expression(f"{gb300} min-accelerators=2k", context)
+
+
 @pytest.mark.parametrize("expression, message, hint", [
     ("score deepseekv3_671b/CoreWeave_GB300_2048x8", "no result", "CoreWeave_GB300_2048x4"),
     ("score deepseek_671b/fastest", "no results for benchmark", "deepseekv3_671b"),

@@ -319,6 +319,31 @@ def test_the_claims_tables_scroll_in_boxes_a_keyboard_reaches_on_a_phone(browser
     context.close()
 
 
+NEW_SEED_CLAIMS = ("coreweave-largest-gb300-cluster", "coreweave-only-gb300-beyond-2048-deepseek", "aws-took-part",
+                   "coreweave-deepseek-r1-throughput-doubled", "gb300-memory-279gb-per-gpu",
+                   "nvidia-9x-more-wins-than-all-others")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_claims_page_shows_how_its_evidence_is_graded_on_a_phone(browser, served, shipped_site, lang):
+    """Lambda's verdict carries the own-figure qualifier, whole, inside a 360 px screen; the 160-experts claim is
+    contradicted with a link to its source; the six seed claims added in issue #18 are on the page."""
+    context = new_context(browser, 360)
+    page = context.new_page()
+    page.goto(served + f"{lang}/claims/index.html")
+    badge = page.locator("#claim-lambda-llama8b-gb300-improvement .claim-verdict-line .verdict-qualified")
+    assert badge.is_visible()
+    assert page.evaluate("el => el.getBoundingClientRect().right <= document.documentElement.clientWidth",
+                         badge.element_handle())
+    assert page.locator("#claim-lambda-llama8b-gb300-improvement .claim-own-figure a").first.is_visible()
+    experts = page.locator("#claim-deepseek-v3-160-experts")
+    assert experts.locator(".claim-verdict-line .verdict-contradicted").is_visible()
+    assert experts.locator('.claim-contradicted-by a[href="https://arxiv.org/abs/2412.19437"]').is_visible()
+    for claim_id in NEW_SEED_CLAIMS:
+        assert page.locator(f"#claim-{claim_id} h3").is_visible(), claim_id
+    context.close()
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_filtered_table_passes_axe(browser, served, shipped_site, scheme):
     axe = validator_file("axe-core/axe.min.js").read_text(encoding="utf-8")
