@@ -3,6 +3,8 @@ an article and a results page on paper. In a real browser, on the shipped site."
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from site_builder.config import load_config
@@ -120,4 +122,25 @@ def test_pages_print_whole(browser, served, path):  # noqa: F811
                                  ".getBoundingClientRect().top)")
     assert footer < main
     assert len(page.pdf(format="A4")) > 10_000  # Chromium prints it
+    page.close()
+
+
+@pytest.mark.parametrize("lang", ["nl", "it", "vi"])
+def test_drawn_charts_speak_the_page_language(browser, served, shipped_site, lang):  # noqa: F811
+    """What Vega draws (titles, axes, legends, labels) holds no English phrase of the catalog or the data, and no
+    filter expression such as "(benchmark = ...)"."""
+    from tests.test_reader_language import english_pattern
+
+    pattern = english_pattern(lang)
+    page = browser.new_page(viewport={"width": 1000, "height": 900})
+    found = {}
+    for chart in sorted((shipped_site / lang / "charts").glob("*/index.html")):
+        page.goto(served + str(chart.relative_to(shipped_site)))
+        page.wait_for_function("document.querySelector('.vega-chart svg.marks') !== null")
+        drawn = " | ".join(page.eval_on_selector_all(".vega-chart svg text", "ts => ts.map(t => t.textContent)"))
+        for match in pattern.finditer(drawn):
+            found.setdefault(match.group(0), chart.parent.name)
+        for expression in re.findall(r"\(\s*[a-z_]+\s*==?\s*[\w.-]+\s*\)", drawn):
+            found.setdefault(expression, chart.parent.name)
+    assert not found, found
     page.close()
