@@ -50,10 +50,14 @@ AVAILABILITY = {
     "Preview": "preview",
     "Research, Development, or Internal (RDI)": "rdi",
 }
-# Before the 4.1 rules the checker took any status; submitters wrote the values of mlperf_logging.mllog.constants
-# ("onprem", "cloud", "research") or the category itself, in any case -> (availability, hosting).
-OLDER_STATUS = {"onprem": ("available", "on-premise"), "cloud": ("available", "cloud"), "available": ("available", ""),
-                "preview": ("preview", ""), "research": ("rdi", "")}
+# Before the 4.1 rules the checker took any status: submitters wrote the values of mlperf_logging.mllog.constants
+# ("onprem", "cloud", "research") or the category in their own spelling ("Available in cloud"). Compared by letters
+# only, lower case -> (availability, hosting).
+OLDER_STATUS = {"onprem": ("available", "on-premise"), "availableonpremise": ("available", "on-premise"),
+                "availableonprem": ("available", "on-premise"), "cloud": ("available", "cloud"),
+                "availablecloud": ("available", "cloud"), "availableincloud": ("available", "cloud"),
+                "available": ("available", ""), "preview": ("preview", ""), "research": ("rdi", ""),
+                "rdi": ("rdi", "")}
 
 
 @dataclass
@@ -212,8 +216,8 @@ def _system_columns(desc: dict, system_file: str, hardware: Hardware, problems: 
         accelerator = model
     status = text("status")
     availability, hosting = AVAILABILITY.get(status, ""), HOSTING.get(status, "")
-    if status.lower() in OLDER_STATUS:
-        availability, hosting = OLDER_STATUS[status.lower()]
+    if status not in AVAILABILITY and re.sub("[^a-z]", "", status.lower()) in OLDER_STATUS:
+        availability, hosting = OLDER_STATUS[re.sub("[^a-z]", "", status.lower())]
     elif status not in AVAILABILITY:
         problems.append(Problem(f"status {status!r} is not one of the official values "
                                 f"({', '.join(AVAILABILITY)}); availability and hosting are left empty",

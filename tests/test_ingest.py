@@ -540,7 +540,8 @@ def test_outside_a_terminal_ingest_says_how_far_it_is(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("status, availability, hosting", [
     ("onprem", "available", "on-premise"), ("Cloud", "available", "cloud"), ("available", "available", ""),
-    ("research", "rdi", ""), ("Available cloud", "available", "cloud")])
+    ("research", "rdi", ""), ("Available cloud", "available", "cloud"), ("Available in cloud", "available", "cloud"),
+    ("available on premise", "available", "on-premise")])
 def test_status_values_of_rules_before_4_1_are_understood(tmp_path, status, availability, hosting):
     make_result(tmp_path, system_json={**SYSTEM, "status": status})
     report = ingest_results(tmp_path, "v5.1", HARDWARE)
