@@ -58,7 +58,7 @@ def _describe_result(ref: ResultRef, lang: Language, benchmark_names: dict[str, 
         else "—"
     return lang.gettext("%(submitter)s, %(system)s (%(count)s × %(accelerator)s): %(benchmark)s, %(round)s, "
                         "%(minutes)s min; %(source)s") % {
-        "submitter": ref.submitter, "system": ref.system_id, "count": lang.number(ref.accelerators),
+        "submitter": ref.submitter, "system": ref.row["system"], "count": lang.number(ref.accelerators),
         "accelerator": row["accelerator"], "benchmark": benchmark_names.get(ref.benchmark, ref.benchmark),
         "round": ref.round, "minutes": score, "source": score_source_label(str(row["score_source"]), lang)}
 
