@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -118,6 +119,12 @@ def result_rows(entries: pd.DataFrame, lang: Language, info: RoundInfo | None = 
             "folder": result_folder_url(info, row["submitter_dir"], row["system_id"], row["benchmark"]) if info else None,
             "inferred": row["metadata_source"].startswith("inferred"),
         })
+    # Variants of one system (one name, submitter and scale; e.g. two software versions) would look like one row:
+    # only their ids tell them apart, so those rows show their id after the name.
+    alike = Counter((r["system"], r["submitter"], r["accelerators"], r["nodes"]) for r in rows)
+    for r in rows:
+        if alike[r["system"], r["submitter"], r["accelerators"], r["nodes"]] > 1 and r["system"] != r["system_id"]:
+            r["system"] = f"{r['system']} ({r['system_id']})"
     return rows
 
 

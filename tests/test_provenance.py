@@ -3,6 +3,7 @@ result, stable row anchors (this round's and the previous round's), source preci
 
 from __future__ import annotations
 
+import collections
 import csv
 import html
 import io
@@ -324,3 +325,21 @@ def test_mlcommons_result_ids_are_shown_when_the_data_has_them(tmp_path):
     # A file without `score_method` is labelled from its score_source, like a derived file.
     assert _row(plain, result_anchor("v6.0", "Acme", "a2048")).rstrip().endswith(
         '<td class="col-more cell-wrap">computed from the result logs</td>')
+
+
+def test_variants_of_one_system_are_told_apart_by_their_ids(shipped_site: Path):
+    """Rows of one table with the same name, submitter and scale (a system's variants) show their id after the
+    name: nothing else on the row tells them apart."""
+    def alike(r):
+        return r["benchmark"], r["system_name"] or r["system_id"], r["submitter"], r["total_accelerators"], \
+            r["number_of_nodes"]
+
+    rows = _results("v6.0")
+    counts = collections.Counter(map(alike, rows))
+    variants = [r for r in rows if counts[alike(r)] > 1]
+    assert variants
+    for row in variants:
+        name = alike(row)[1]
+        page = (shipped_site / "en/benchmarks" / row["benchmark"].replace("_", "-") / "index.html").read_text()
+        summary = _row(page, result_anchor("v6.0", row["submitter"], row["system_id"])).split("<summary>")[1]
+        assert summary.replace("<wbr>", "").startswith(f"{name} ({row['system_id']})"), summary
