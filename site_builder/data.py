@@ -274,6 +274,10 @@ def load_dataset(data_dir: Path, rounds: list[str], root: Path | None = None) ->
             frames.append(frame)
     problems.raise_if_any()
     results = pd.concat(frames, ignore_index=True)
+    # A system as readers see it (tables, tooltips, notes): the name its description gives; where the data has
+    # no name, its id is its name. The id stays for anchors, CSV downloads and the detail view.
+    named = results["system_name"].fillna("").str.strip()
+    results["system"] = named.where(named != "", results["system_id"])
     return Dataset(results=results, benchmarks=benchmarks, benchmark_texts=texts)
 
 

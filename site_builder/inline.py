@@ -58,7 +58,7 @@ def _describe_result(ref: ResultRef, lang: Language, benchmark_names: dict[str, 
         else "—"
     return lang.gettext("%(submitter)s, %(system)s (%(count)s × %(accelerator)s): %(benchmark)s, %(round)s, "
                         "%(minutes)s min; %(source)s") % {
-        "submitter": ref.submitter, "system": ref.system_id, "count": lang.number(ref.accelerators),
+        "submitter": ref.submitter, "system": ref.row["system"], "count": lang.number(ref.accelerators),
         "accelerator": row["accelerator"], "benchmark": benchmark_names.get(ref.benchmark, ref.benchmark),
         "round": ref.round, "minutes": score, "source": score_source_label(str(row["score_source"]), lang)}
 
@@ -136,6 +136,11 @@ def machine_value(quantity: Quantity) -> str:
     return f"{rounded.scaleb(-shift):f}"
 
 
+# The column of a result's row where a figure's value is seen (the minutes for any time or ratio of times); None:
+# only the detail view shows it, the link goes to the row.
+VALUE_COLUMNS = {"accelerators": "accelerators", "nodes": "nodes", "runs": None, "rcp": None}
+
+
 def figure_html(quantity: Quantity, lang: Language, page_path: str, element_id: str,
                 benchmark_names: dict[str, str], rename: Callable[[str], str] = str, notes: dict | None = None) -> str:
     """A bound figure: the number links to its (first) row; its provenance is a tooltip that hover and
@@ -151,8 +156,10 @@ def figure_html(quantity: Quantity, lang: Language, page_path: str, element_id: 
     tip = f'<span class="figure-note" role="tooltip" id="{element_id}">{note}</span>'
     if quantity.refs:
         ref = quantity.refs[0]
-        href = relative_url(page_path, paths.benchmark(lang.code, ref.benchmark)) + "#" + paths.result_anchor(
-            ref.round, ref.submitter, ref.system_id)
+        anchor = paths.result_anchor(ref.round, ref.submitter, ref.system_id)
+        column = VALUE_COLUMNS.get(quantity.metric, "minutes")
+        href = relative_url(page_path, paths.benchmark(lang.code, ref.benchmark)) + "#" + (
+            paths.cell_anchor(anchor, column) if column else anchor)
         body = f'<a href="{html.escape(href)}" aria-describedby="{element_id}">{value}</a>'
     else:
         body = f'<span tabindex="0" aria-describedby="{element_id}">{value}</span>'

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import html
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -103,7 +104,7 @@ def result_rows(entries: pd.DataFrame, lang: Language, info: RoundInfo | None = 
         rows.append({
             "anchor": paths.result_anchor(row["round"], row["submitter"], row["system_id"]), "round": row["round"],
             "submitter": row["submitter"], "submitter_name": names.submitter(row["submitter"]),
-            "system": row["system_id"], "system_name": row["system_name"],
+            "system": row["system"], "system_id": row["system_id"], "system_name": row["system_name"],
             "accelerator": row["accelerator"], "accelerator_model": row["accelerator_model"],
             "accelerators": int(row["total_accelerators"]), "nodes": int(row["number_of_nodes"]),
             "per_node": int(row["accelerators_per_node"]), "host_processor": row["host_processor"],
@@ -120,7 +121,23 @@ def result_rows(entries: pd.DataFrame, lang: Language, info: RoundInfo | None = 
             "folder": result_folder_url(info, row["submitter_dir"], row["system_id"], row["benchmark"]) if info else None,
             "inferred": row["metadata_source"].startswith("inferred"),
         })
+    # Variants of one system (one name, submitter and scale; e.g. two software versions) would look like one row:
+    # only their ids tell them apart, so those rows show their id after the name.
+    alike = Counter((r["system"], r["submitter"], r["accelerators"], r["nodes"]) for r in rows)
+    for r in rows:
+        if alike[r["system"], r["submitter"], r["accelerators"], r["nodes"]] > 1 and r["system"] != r["system_id"]:
+            r["system"] = f"{r['system']} ({r['system_id']})"
     return rows
+
+
+def column_precision(rows: list[dict]) -> dict:
+    """One precision for a table's Minutes column, so that its scores compare at a glance: the coarsest one
+    recorded in it. Rounding a computed 11.8600 to 11.86 beside a claimed 11.59 invents no digit (padding 11.59
+    to 11.5900 would); each result's detail view keeps its score as recorded. `rounded`: some score is shown
+    with fewer decimals than recorded (the table says so)."""
+    recorded = [row["decimals"] for row in rows if row["score"] is not None]
+    shown = min(recorded, default=derive.COMPUTED_DECIMALS)
+    return {"decimals": shown, "rounded": any(decimals > shown for decimals in recorded)}
 
 
 def method_of(row: pd.Series) -> str:
@@ -147,7 +164,7 @@ def results_table(entries: pd.DataFrame, lang: Language, info: RoundInfo | None,
     """A results table with what a reader needs to read it: the legend of its sources and how many
     results have no score."""
     rows = result_rows(entries, lang, info, names)
-    return {"rows": rows, "legend": legend([r["method"] for r in rows], lang),
+    return {"rows": rows, "legend": legend([r["method"] for r in rows], lang), **column_precision(rows),
             "scored": sum(r["score"] is not None for r in rows),
             "unscored": sum(r["score"] is None for r in rows),
             "result_ids": any(r["result_id"] for r in rows)}
@@ -281,7 +298,7 @@ def _home_context(plan: _Plan, lang: Language) -> HomeView:
             "path": paths.benchmark(code, row["benchmark"]), "score": _optional(row["score_minutes"]),
             "decimals": score_decimals_of(row),
             "anchor": _anchor_of(row),
-            "submitter": row.get("submitter"), "system": row.get("system_id"), "accelerator": row.get("accelerator"),
+            "submitter": row.get("submitter"), "system": row.get("system"), "accelerator": row.get("accelerator"),
             "submitter_name": plan.names.submitter(row["submitter"]) if scored else None,
             "accelerators": _optional(row.get("total_accelerators")), "unscored": int(row["unscored"]),
             "results": int((current["benchmark"] == row["benchmark"]).sum()),
@@ -289,6 +306,7 @@ def _home_context(plan: _Plan, lang: Language) -> HomeView:
             "method": method_of(row) if scored else None})
     unscored = sum(r["unscored"] for r in fastest_rows)
     fastest = {"rows": fastest_rows, "unscored": unscored, "results": sum(r["results"] for r in fastest_rows),
+               **column_precision(fastest_rows),
                "legend": legend([r["method"] for r in fastest_rows if r["method"] is not None], lang)}
     headline = plan.headline
     own, others = _articles_by_language(plan, code)
@@ -479,7 +497,7 @@ def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
     code, names = lang.code, plan.dataset.benchmarks["name"]
 
     def row(ref) -> dict:
-        return {"label": f"{plan.names.submitter(ref.submitter)} {ref.system_id} "
+        return {"label": f"{plan.names.submitter(ref.submitter)} {ref.row['system']} "
                          f"({names.get(ref.benchmark, ref.benchmark)}, {ref.round})",
                 "path": paths.benchmark(code, ref.benchmark) + "#" + paths.result_anchor(ref.round, ref.submitter,
                                                                                   ref.system_id)}

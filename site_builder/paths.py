@@ -89,3 +89,9 @@ def result_anchor(round_name: str, submitter: str, system_id: str) -> str:
     """The fragment id of one result's row on its benchmark page: stable across builds and languages,
     unique per round (the same system may appear in two rounds on one page)."""
     return "r-" + slugify(f"{round_name} {submitter} {system_id}")
+
+
+def cell_anchor(row_anchor: str, column: str) -> str:
+    """The fragment id of one cell of a result's row ("minutes", "accelerators" or "nodes"), for a figure that
+    links to its value: a row anchor never holds "--" (slugs collapse dashes), so the two never clash."""
+    return f"{row_anchor}--{column}"

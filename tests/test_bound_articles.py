@@ -47,8 +47,12 @@ def test_bound_figures_and_claims_render_in_the_page_language(mini_site, tmp_pat
     # a512: 20.5 min x 512; a2048: 6.25 min x 2048 -> efficiency 20.5*512 / (6.25*2048) = 82.0 %
     assert "6,2500\u00a0min" in text and "2.048" in text and "82,0%" in text
     assert "12,7%" in text  # Beta: 1 - 86.8446 / 99.5 = 0.1272
-    assert 'href="../../benchmarks/deepseekv3-671b/index.html#r-v6-0-acme-a2048"' in page
-    assert 'href="../../benchmarks/llama31-8b/index.html#r-v5-1-beta-b8"' in page  # the previous round's row
+    # each number links to the cell of its value in its row: the minutes, the accelerators
+    assert 'href="../../benchmarks/deepseekv3-671b/index.html#r-v6-0-acme-a2048--minutes"' in page
+    assert 'href="../../benchmarks/deepseekv3-671b/index.html#r-v6-0-acme-a2048--accelerators"' in page
+    assert 'href="../../benchmarks/llama31-8b/index.html#r-v5-1-beta-b8--minutes"' in page  # the previous round's
+    target = (tmp_path / "out/nl/benchmarks/deepseekv3-671b/index.html").read_text()
+    assert 'id="r-v6-0-acme-a2048--minutes"' in target and 'id="r-v6-0-acme-a2048--accelerators"' in target
     assert 'role="tooltip"' in page and "Acme, a2048 (2.048 × GB300)" in text
     assert "Overdreven" in text  # the claim's verdict (82 % against at least 90 %), in Dutch
     assert 'href="../../claims/index.html#claim-acme-scaling"' in page

@@ -77,3 +77,32 @@ def test_a_value_the_source_did_not_read_becomes_a_missing_value(tmp_path):
     derived = derive_all(tmp_path, ["v9.0"], HARDWARE)["rounds/v9.0/results.csv"]
     header, row = derived.splitlines()
     assert dict(zip(header.split(","), row.split(",")))["framework"] == ""
+
+
+@pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="../shared/data/mlperf-training is not present")
+def test_every_system_has_the_name_its_description_gives():
+    """A derived row's system_name is the system description's own `system_name` (the extracted table of a round,
+    or its verbatim system JSONs), never another: pages show it in place of the folder id. Where the description's
+    name is the id, or missing, the id is what readers see."""
+    import csv
+    import io
+    import json
+
+    for round_name in ROUNDS:
+        folder = SHARED_DATA / round_name
+        described = {}
+        for path in sorted((folder / "systems").glob("*__*.json")):
+            submitter_dir, system_id = path.stem.split("__", 1)
+            described[submitter_dir, system_id] = json.loads(path.read_text(encoding="utf-8"))["system_name"].strip()
+        if (folder / "systems_extracted.csv").is_file():
+            with (folder / "systems_extracted.csv").open(encoding="utf-8", newline="") as handle:
+                for row in csv.DictReader(handle):
+                    name = "" if row["system_name"] == "(not read)" else row["system_name"]
+                    described.setdefault((row["submitter_dir"], row["system_id"]), name)
+        derived = derive_all(SHARED_DATA, [round_name], HARDWARE)[f"rounds/{round_name}/results.csv"]
+        rows = list(csv.DictReader(io.StringIO(derived)))
+        known = [r for r in rows if (r["submitter_dir"], r["system_id"]) in described]
+        assert len(known) > 0.9 * len(rows), round_name
+        wrong = {(r["system_id"], r["system_name"]) for r in known
+                 if r["system_name"] != described[r["submitter_dir"], r["system_id"]]}
+        assert wrong == set(), round_name

@@ -60,7 +60,7 @@ def test_figures_render_in_each_locale_with_link_and_provenance(context):
     doc = Doc(doc.source, doc.shortcodes, "<p><!--sc:0--> en <!--sc:1--> van <!--sc:2--></p>")
     out = BoundArticles({"fig": figures}, names).html(doc, nl, page)
     assert "<!--sc:" not in out
-    assert 'href="../../benchmarks/deepseekv3-671b/index.html#r-v6-0-coreweave-coreweave-gb300-2048x4"' in out
+    assert 'href="../../benchmarks/deepseekv3-671b/index.html#r-v6-0-coreweave-coreweave-gb300-2048x4--minutes"' in out
     assert 'aria-describedby="fig-0"' in out and 'id="fig-0"' in out and 'role="tooltip"' in out
     source = score_source_label(str(figures[(doc.source, 0)].refs[0].row["score_source"]), nl)
     assert html.escape(source) in out and "DeepSeek-V3 671B" in out
@@ -150,3 +150,21 @@ def test_a_round_figure_names_its_filters_in_the_readers_words():
     italian = describe(quantity, language("it"), names)
     assert italian.startswith("Organizzazioni: conteggio sui risultati di v6.0 (Benchmark: DeepSeek-V3 671B")
     assert "=" not in describe(quantity, language("nl"), names) + describe(quantity, language("vi"), names)
+
+
+def test_a_figure_names_its_system_as_readers_see_it_and_links_to_the_cell_of_its_value(context):
+    """The note names the system by its description's name (the id only where the data has none); the link goes
+    to the cell that shows the value, or to the row when only the detail view does."""
+    system = "deepseekv3_671b/tyche-hsg_ngpu8192_ngc26.04_nemo"
+    doc = Doc("content/en/x.md", (Code(0, "fig", ("nodes", system)), Code(1, "fig", ("rcp", system)),
+                                  Code(2, "fig", ("score", "v5.1:llama31_8b/1xXE9680Lx8B200-SXM-180GB"))))
+    problems = Collector()
+    figures = resolve_figures([doc], context, problems)
+    assert not problems.problems
+    doc = Doc(doc.source, doc.shortcodes, "<p><!--sc:0--> <!--sc:1--> <!--sc:2--></p>")
+    out = BoundArticles({"fig": figures}, {}).html(doc, language("en"), "en/articles/x/index.html")
+    text = html.unescape(out)
+    assert "Tyche-hsg (128x NVIDIA GB200 NVL72)" in text and "tyche-hsg_ngpu8192" not in text
+    assert "1xXE9680Lx8B200-SXM-180GB" in text  # its description names it by its id
+    assert 'index.html#r-v6-0-nvidia-tyche-hsg-ngpu8192-ngc26-04-nemo--nodes"' in out
+    assert 'index.html#r-v6-0-nvidia-tyche-hsg-ngpu8192-ngc26-04-nemo"' in out  # the RCP factor: the row

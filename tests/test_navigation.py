@@ -123,7 +123,7 @@ def test_benchmark_headline_states_the_finding_before_chart_and_spec_sheet(shipp
         assert text.strip().startswith(fastest), (lang, text)
         assert "8,192 × GB300" in text or "8.192 × GB300" in text
         # the number is a bound figure: linked to its row, with its provenance
-        assert re.search(r'<a href="index.html#r-v6-0-coreweave-coreweave-gb300-2048x4" aria-describedby="finding-0">'
+        assert re.search(r'<a href="index.html#r-v6-0-coreweave-coreweave-gb300-2048x4--minutes" aria-describedby="finding-0">'
                          r'<data value="2.0206">', html), lang
 
 

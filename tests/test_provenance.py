@@ -3,6 +3,7 @@ result, stable row anchors (this round's and the previous round's), source preci
 
 from __future__ import annotations
 
+import collections
 import csv
 import html
 import io
@@ -79,7 +80,7 @@ def _row(page: str, anchor: str) -> str:
 
 
 def _minutes_cell(row_html: str) -> str:
-    cells = re.findall(r'<td class="num" data-sort="[^"]*">(.*?)</td>', row_html, flags=re.S)
+    cells = re.findall(r'<td class="num"(?: id="[^"]*")? data-sort="[^"]*">(.*?)</td>', row_html, flags=re.S)
     return cells[0]  # the minutes come right after the system
 
 
@@ -260,13 +261,32 @@ def test_scores_keep_their_source_precision(shipped_site: Path):
         assert "18.3500" not in page and "18,3500" not in page
     page = (shipped_site / "en/benchmarks/deepseekv3-671b/index.html").read_text()
     assert _minutes_cell(_row(page, result_anchor("v6.0", "CoreWeave", "CoreWeave_GB300_1024x4"))) == "3.0920"
+    assert 'class="note precision-note"' not in page  # every score of the table has 4 decimals
+
+
+def test_a_minutes_column_shows_one_precision_and_the_detail_view_the_recorded_one(shipped_site: Path):
+    """A computed 4-decimal score beside a published 2-decimal one is shown to 2 decimals in the table (rounded,
+    never padded), whole in its detail view and its sort key, and the table says so."""
+    rows = [r for r in _results("v6.0") if r["benchmark"] == "gpt_oss_20b" and r["score_minutes"]]
+    computed = next(r for r in rows if r["score_decimals"] == "4")
+    anchor = result_anchor("v6.0", computed["submitter"], computed["system_id"])
+    score = float(computed["score_minutes"])
+    for lang, note in (("en", "Minutes are shown to 2 decimals"), ("nl", "Minuten staan in 2 decimalen")):
+        page = (shipped_site / lang / "benchmarks/gpt-oss-20b/index.html").read_text()
+        row = _row(page, anchor)
+        shown = _minutes_cell(row)
+        assert re.fullmatch(r"\d+[.,]\d\d", shown) and float(shown.replace(",", ".")) == round(score, 2), shown
+        assert f'data-sort="{computed["score_minutes"]}"' in row or f'data-sort="{score}"' in row
+        assert f'{score:.4f}'.replace(".", "," if lang == "nl" else ".") in row.split("<dl>")[1]  # the detail
+        assert note in page
 
 
 def test_detail_view_has_system_runs_rcp_notes_and_folder_in_the_page_language(shipped_site: Path):
     page = (shipped_site / "nl/benchmarks/deepseekv3-671b/index.html").read_text()
     row = _row(page, result_anchor("v6.0", "CoreWeave", "CoreWeave_GB300_1024x4"))
     detail = row.split('<details class="result-detail">')[1].split("</details>")[0]
-    assert "<summary>CoreWeave_GB300_1024x4" in detail
+    assert "<summary>CoreWeave_<wbr>GB300_<wbr>1024x4" in detail  # its name (its id: the data has no other)
+    assert "<dt>Systeem-ID</dt><dd><code>CoreWeave_GB300_1024x4</code></dd>" in detail
     for label in ("Systeemnaam", "Schaal", "Acceleratormodel", "Hostprocessor", "Beschikbaarheid", "Runs",
                   "RCP-factor", "Opmerkingen (uit de dataset, in het Engels)"):
         assert f"<dt>{label}</dt>" in detail, label
@@ -305,3 +325,21 @@ def test_mlcommons_result_ids_are_shown_when_the_data_has_them(tmp_path):
     # A file without `score_method` is labelled from its score_source, like a derived file.
     assert _row(plain, result_anchor("v6.0", "Acme", "a2048")).rstrip().endswith(
         '<td class="col-more cell-wrap">computed from the result logs</td>')
+
+
+def test_variants_of_one_system_are_told_apart_by_their_ids(shipped_site: Path):
+    """Rows of one table with the same name, submitter and scale (a system's variants) show their id after the
+    name: nothing else on the row tells them apart."""
+    def alike(r):
+        return r["benchmark"], r["system_name"] or r["system_id"], r["submitter"], r["total_accelerators"], \
+            r["number_of_nodes"]
+
+    rows = _results("v6.0")
+    counts = collections.Counter(map(alike, rows))
+    variants = [r for r in rows if counts[alike(r)] > 1]
+    assert variants
+    for row in variants:
+        name = alike(row)[1]
+        page = (shipped_site / "en/benchmarks" / row["benchmark"].replace("_", "-") / "index.html").read_text()
+        summary = _row(page, result_anchor("v6.0", row["submitter"], row["system_id"])).split("<summary>")[1]
+        assert summary.replace("<wbr>", "").startswith(f"{name} ({row['system_id']})"), summary

@@ -6,6 +6,7 @@ focusable box that shows where more is to see."""
 
 import functools
 import http.server
+from collections import Counter
 import os
 import re
 import shutil
@@ -78,7 +79,7 @@ def new_context(browser, width, scheme="light", javascript=True):
     return context
 
 
-LAYOUT = """() => {
+LAYOUT = """(nameLines = 3) => {
   const tables = [...document.querySelectorAll('table.data-table')].filter(t => t.offsetParent !== null);
   return {
     pageWidth: document.documentElement.scrollWidth,
@@ -86,7 +87,14 @@ LAYOUT = """() => {
       const first = t.tBodies[0].rows[0];
       const head = t.tHead.rows[0].cells[1].textContent.trim();
       const cell = first.cells[1].getBoundingClientRect(), firstCell = first.cells[0].getBoundingClientRect();
-      const heights = [...t.tBodies[0].rows].filter(r => !r.hidden).map(r => r.getBoundingClientRect().height);
+      // A row's height, less what a system's name wrapped on more than `nameLines` lines adds (a name wraps
+      // rather than be cut).
+      const heights = [...t.tBodies[0].rows].filter(r => !r.hidden).map(r => {
+        const name = r.cells[0].querySelector(".result-detail summary"), height = r.getBoundingClientRect().height;
+        if (!name) return height;
+        const line = parseFloat(getComputedStyle(name).lineHeight);
+        return height - Math.max(0, name.getBoundingClientRect().height - nameLines * line);
+      });
       return {id: t.id, head, left: cell.left, right: cell.right, firstRight: firstCell.right,
               tallest: Math.max(...heights)};
     }),
@@ -157,14 +165,16 @@ def test_minutes_beside_the_first_column_and_filters_work(browser, served, shipp
     page.on("pageerror", lambda e: errors.append(str(e)))
     for path in table_pages(shipped_site, lang):
         page.goto(served + path)
-        layout = page.evaluate(LAYOUT)
+        layout = page.evaluate(LAYOUT, 3 if width < 640 else 2)
         assert layout["pageWidth"] <= width, f"{path} scrolls sideways at {width} px: {layout['pageWidth']}"
         assert layout["tables"], path
         for table in layout["tables"]:
             assert table["head"], path
             assert 0 <= table["left"] and table["right"] <= width, f"{path} {table}: minutes off-screen at {width} px"
             assert table["left"] >= table["firstRight"] - 1, f"{path} {table}: minutes not beside the first column"
-            tallest = 64 if width < 640 else 80  # wide: a score source label may take two lines, never three
+            # A system's name up to three lines on a phone, two when wide (a longer one adds its lines); wide, a
+            # score source label may take two lines, never three.
+            tallest = 72 if width < 640 else 80
             assert table["tallest"] <= tallest, f"{path} {table}: rows are not compact at {width} px"
         check_filters(page, lang, path)
     assert errors == []
@@ -389,4 +399,170 @@ def test_article_tables_scroll_in_a_focusable_box_with_a_shadow_cue(browser, ser
                     assert time.monotonic() < deadline
                     page.wait_for_timeout(100)
     assert scrolled > 0  # some article table is wider than a phone: the test saw the box scroll
+    context.close()
+
+
+# --- Systems by their names, sorting against the data, figure links ------------------------------------------
+
+def _results_by_anchor() -> dict[str, dict]:
+    """Each result of the site's rounds by its benchmark page's folder and its row anchor, with what its cells
+    should show (from the data)."""
+    from site_builder.data import load_dataset
+    from site_builder.display_names import load_display_names
+    from site_builder.paths import result_anchor, slugify
+
+    config = load_config(ROOT)
+    dataset = load_dataset(ROOT / "data", [config.round, config.previous_round], ROOT)
+    names = load_display_names(ROOT / "data", ROOT)
+    found = {}
+    for _, row in dataset.results.iterrows():
+        score = row["score_minutes"]
+        found[slugify(row["benchmark"]), result_anchor(row["round"], row["submitter"], row["system_id"])] = {
+            "round": row["round"], "benchmark": row["benchmark"],
+            "system": row["system"], "system_id": row["system_id"],
+            "minutes": None if score != score else float(score),
+            "submitter": names.submitter(row["submitter"]), "accelerator": row["accelerator"],
+            "accelerators": float(row["total_accelerators"]), "nodes": float(row["number_of_nodes"]),
+            "framework": row["framework"] or None}
+    return found
+
+
+# A results table's columns (benchmark.html) and the data each one sorts by; the source label and the result id
+# are checked by their cells in the test above.
+RESULT_COLUMNS = ("system", "minutes", "submitter", "accelerator", "accelerators", "nodes", "framework")
+ROW_IDS = """table => Array.from(
+  document.querySelectorAll("table.results, table.results-previous")[table].tBodies[0].rows,
+  r => [r.id, r.cells[0].getAttribute("data-sort")])"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_results_tables_sort_by_every_column_in_the_order_of_the_data(browser, served, shipped_site, lang):
+    """Every results table of every benchmark page, by each column both ways: the rows come in the order of the
+    data's values (a system by its name, a submitter by its display name), in the page's language, blanks last."""
+    data = _results_by_anchor()
+    context = new_context(browser, 1280)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    checked = set()
+    for path in table_pages(shipped_site, lang)[1:]:
+        page.goto(served + path)
+        benchmark = path.split("/")[-2]
+        tables = page.locator("table.results, table.results-previous")
+        for table in range(tables.count()):
+            rows = page.evaluate(ROW_IDS, table)
+            for anchor, key in rows:  # sorted by the name (a variant's with its id: see the next test)
+                assert key in (data[benchmark, anchor]["system"],
+                               f'{data[benchmark, anchor]["system"]} ({data[benchmark, anchor]["system_id"]})'), path
+            buttons = tables.nth(table).locator("thead th button")
+            for column, name in enumerate(RESULT_COLUMNS):
+                for direction in ("ascending", "descending"):
+                    buttons.nth(column).evaluate("button => button.click()")  # hidden columns too
+                    values = [data[benchmark, anchor][name] for anchor, _ in page.evaluate(ROW_IDS, table)]
+                    present = [v for v in values if v is not None]
+                    where = f"{path} table {table} {name} {direction}: {values}"
+                    assert values[len(present):] == [None] * (len(values) - len(present)), where  # blanks last
+                    ordered = present if direction == "ascending" else present[::-1]
+                    if name in ("minutes", "accelerators", "nodes"):
+                        assert ordered == sorted(ordered), where
+                    else:
+                        assert page.evaluate(IN_ORDER, [ordered, lang]), where
+                    checked.add(name)
+    assert checked == set(RESULT_COLUMNS) and errors == []
+    context.close()
+
+
+# The page's visible text, with every earlier round's results opened (their rows are on the page too) and each
+# result's detail view left closed (where the id is shown, on purpose).
+VISIBLE_TEXT = """() => {
+  document.querySelectorAll("details:not(.result-detail)").forEach(d => { d.open = true; });
+  document.querySelectorAll("details.result-detail").forEach(d => { d.open = false; });
+  return document.body.innerText;
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_system_id_is_shown_where_the_data_has_a_name(browser, served, shipped_site, lang):
+    """Home, benchmark and chart pages show a system by its description's name; its id (folder name) only in the
+    detail view, anchors and downloads. A system whose description has no other name is shown by its id."""
+    data = _results_by_anchor().values()
+    named = {r["system"] for r in data}  # an id is a name where some round's data has no other (not read)
+    # Variants of one system (one name, submitter and scale in a table) are told apart by their ids, after the name.
+    alike = Counter((r["round"], r["benchmark"], r["system"], r["submitter"], r["accelerators"], r["nodes"])
+                    for r in data)
+    variants = {r["system_id"] for r in data
+                if alike[r["round"], r["benchmark"], r["system"], r["submitter"], r["accelerators"], r["nodes"]] > 1}
+    ids = {r["system_id"] for r in data
+           if r["system_id"] not in r["system"] and r["system_id"] not in named | variants}
+    assert 0 < len(variants) < 10
+    assert len(ids) > 50
+    pattern = re.compile(r"(?<![\w.-])(" + "|".join(map(re.escape, sorted(ids, key=len, reverse=True))) + r")(?![\w-])")
+    charts = sorted(p.relative_to(shipped_site).as_posix()
+                    for p in (shipped_site / lang / "charts").glob("*/index.html")
+                    if 'http-equiv="refresh"' not in p.read_text(encoding="utf-8"))
+    context = new_context(browser, 1280)
+    page = context.new_page()
+    shown = 0
+    for path in [*table_pages(shipped_site, lang), *charts]:
+        page.goto(served + path)
+        text = page.evaluate(VISIBLE_TEXT)
+        assert pattern.findall(text) == [], path
+        shown += sum(r["system"] in text for r in data if r["system_id"] in ids)
+    assert shown > 50  # the names are there instead
+    context.close()
+
+
+# Where a linked cell, its row's first cell (the system, which stays in place) and its table's header are in the
+# window, and whether the page scrolls sideways.
+LANDED = """anchor => {
+  const cell = document.getElementById(anchor), row = cell.closest("tr"), head = row.closest("table").tHead;
+  const box = r => {
+    const b = r.getBoundingClientRect();
+    return {top: b.top, bottom: b.bottom, left: b.left, right: b.right};
+  };
+  return {cell: box(cell), first: box(row.cells[0]), head: box(head), row: box(row), target: location.hash.slice(1),
+          height: innerHeight, width: innerWidth, pageWidth: document.documentElement.scrollWidth};
+}"""
+
+
+def _in_view(box, landed) -> bool:
+    return (0 <= box["top"] and box["bottom"] <= landed["height"]
+            and 0 <= box["left"] and box["right"] <= landed["width"])
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_figure_link_at_360_px_lands_on_its_value_below_the_tables_header(browser, served, shipped_site, lang):
+    """An article's figure links to the cell of its value in a results table: at 360 px the page scrolls so that
+    the table's header, the row's system and the cell (scrolled into view inside its box) are all on screen,
+    whether the link leads to another page or to the same one; nothing moves afterwards."""
+    articles = [p for p in sorted((shipped_site / lang / "articles").glob("*/index.html"))
+                if re.search(r'href="[^"]*#r-[^"]*--accelerators"', p.read_text(encoding="utf-8"))]
+    assert articles
+    context = browser.new_context(viewport={"width": 360, "height": 800})  # the charts drawn, as a reader sees them
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(served + articles[0].relative_to(shipped_site).as_posix())
+    link = page.locator('.figure a[href*="--accelerators"]').first
+    anchor = link.get_attribute("href").split("#")[1]
+    link.evaluate("a => a.click()")
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(1000)  # charts drawn, fonts in
+    landed = page.evaluate(LANDED, anchor)
+    assert landed["target"] == anchor and landed["pageWidth"] <= 360, landed
+    assert _in_view(landed["cell"], landed) and _in_view(landed["first"], landed), landed
+    assert landed["cell"]["left"] >= landed["first"]["right"] - 1, landed  # not under the first column
+    assert 0 <= landed["head"]["top"] and landed["head"]["bottom"] <= landed["row"]["top"], landed
+    page.wait_for_timeout(500)
+    assert page.evaluate(LANDED, anchor)["cell"] == landed["cell"]  # no layout shift
+    # On the benchmark page itself: the finding's figure links to its minutes in the same table.
+    page.evaluate("() => window.scrollTo(0, 0)")
+    finding = page.locator(".finding .figure a").first
+    anchor = finding.get_attribute("href").split("#")[1]
+    finding.evaluate("a => a.click()")
+    page.wait_for_timeout(300)
+    landed = page.evaluate(LANDED, anchor)
+    assert landed["target"] == anchor and _in_view(landed["cell"], landed) and _in_view(landed["first"], landed)
+    assert 0 <= landed["head"]["top"] and landed["head"]["bottom"] <= landed["row"]["top"], landed
+    assert errors == []
     context.close()

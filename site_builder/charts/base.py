@@ -176,7 +176,7 @@ def accelerator_encodings(inputs: ChartInputs, lang: Language, accelerators, sha
 def result_tooltip(lang: Language, extra: list | None = None) -> list[alt.Tooltip]:
     _ = lang.gettext
     return [alt.Tooltip("submitter:N", title=_("Submitter")),
-            alt.Tooltip("system_id:N", title=_("System")),
+            alt.Tooltip("system:N", title=_("System")),
             alt.Tooltip("accelerator:N", title=_("Accelerator")),
             alt.Tooltip("total_accelerators:Q", title=_("Accelerators"), format=",d"),
             alt.Tooltip("score_minutes:Q", title=_("Time to train (minutes)"), format=",.4f"),
@@ -185,7 +185,7 @@ def result_tooltip(lang: Language, extra: list | None = None) -> list[alt.Toolti
 
 def result_columns(lang: Language, *extra: Column) -> list[Column]:
     _ = lang.gettext
-    return [Column("submitter", _("Submitter")), Column("system_id", _("System")),
+    return [Column("submitter", _("Submitter")), Column("system", _("System")),
             Column("accelerator", _("Accelerator")), Column("total_accelerators", _("Accelerators"), "int"),
             Column("score_minutes", _("Minutes"), "minutes"), *extra, Column("score_source", _("Source"), "source")]
 

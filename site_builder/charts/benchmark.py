@@ -34,7 +34,7 @@ def benchmark_results(benchmark: str) -> ChartFactory:
         _ = lang.gettext
         entries = inputs.current[inputs.current["benchmark"] == benchmark]
         plotted = metrics.scored(entries)
-        rows = plotted[["submitter", "system_id", "accelerator", "accelerator_vendor", "total_accelerators",
+        rows = plotted[["submitter", "system_id", "system", "accelerator", "accelerator_vendor", "total_accelerators",
                         "score_minutes", "score_source"]].sort_values(
             ["total_accelerators", "score_minutes", "submitter", "system_id"]).reset_index(drop=True)
         name = inputs.benchmark_name(benchmark)

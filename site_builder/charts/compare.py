@@ -53,7 +53,8 @@ def accelerator_comparison(inputs: ChartInputs, lang: Language) -> ChartDraft:
     best = best.sort_values(["order", "score_minutes"]).reset_index(drop=True)
     best["row"] = best["benchmark_name"] + " · " + best["accelerator"]
     rows = best[["benchmark", "benchmark_name", "row", "accelerator", "accelerator_vendor", "submitter", "system_id",
-                 "total_accelerators", "number_of_nodes", "accelerators_per_node", "score_minutes", "score_source"]]
+                 "system", "total_accelerators", "number_of_nodes", "accelerators_per_node", "score_minutes",
+                 "score_source"]]
     y = alt.Y("row:N", title=None, sort=list(rows["row"]))
     x = minutes_axis(lang, rows["score_minutes"], _("Time to train (minutes)") + " " + _("(log scale)"),
                      channel=alt.X)
@@ -118,8 +119,8 @@ def head_to_head(challenger: str, reference: str) -> ChartFactory:
             "gap": lang.percent(abs(gaps[b]))} if a == challenger and b in gaps else ""
             for b, a in zip(rows["benchmark"], rows["accelerator"])]
         rows = rows[["benchmark", "benchmark_name", "accelerator", "accelerator_vendor", "submitter", "system_id",
-                     "total_accelerators", "score_minutes", "relative", "minutes_label", "gap_label", "gap_short",
-                     "score_source"]].reset_index(drop=True)
+                     "system", "total_accelerators", "score_minutes", "relative", "minutes_label", "gap_label",
+                     "gap_short", "score_source"]].reset_index(drop=True)
         # Relative to the reference per benchmark, so a small gap on a short benchmark is as visible as on a long one.
         y = alt.Y("benchmark_name:N", title=None)
         top = max(1.75, float(rows["relative"].max()) * 1.4)

@@ -35,8 +35,9 @@ def fastest_per_benchmark(inputs: ChartInputs, lang: Language) -> ChartDraft:
                         zip(plotted["submitter"], plotted["total_accelerators"], plotted["accelerator"])]
     plotted["short_label"] = [f"{lang.number(int(n))} × {a}" for n, a in
                               zip(plotted["total_accelerators"], plotted["accelerator"])]
-    rows = plotted[["benchmark", "benchmark_name", "score_minutes", "submitter", "system_id", "accelerator",
-                    "accelerator_vendor", "total_accelerators", "label", "short_label", "score_source"]].reset_index(drop=True)
+    rows = plotted[["benchmark", "benchmark_name", "score_minutes", "submitter", "system_id", "system", "accelerator",
+                    "accelerator_vendor", "total_accelerators", "label", "short_label",
+                    "score_source"]].reset_index(drop=True)
     y = alt.Y("benchmark_name:N", title=None, sort=alt.EncodingSortField("score_minutes", order="ascending"))
     x = minutes_axis(lang, rows["score_minutes"], _("Time to train (minutes)") + " " + _("(log scale)"),
                      channel=alt.X)
@@ -140,8 +141,9 @@ def gpu_minutes(inputs: ChartInputs, lang: Language) -> ChartDraft:
         raise NoData(f"no result of {inputs.round} has a score")
     order = [b for b in inputs.round_benchmarks() if b in set(entries["benchmark"])]
     entries["benchmark_name"] = [inputs.benchmark_name(b) for b in entries["benchmark"]]
-    rows = entries[["benchmark", "benchmark_name", "submitter", "system_id", "accelerator", "accelerator_vendor",
-                    "total_accelerators", "score_minutes", "gpu_minutes", "score_source"]].reset_index(drop=True)
+    rows = entries[["benchmark", "benchmark_name", "submitter", "system_id", "system", "accelerator",
+                    "accelerator_vendor", "total_accelerators", "score_minutes", "gpu_minutes",
+                    "score_source"]].reset_index(drop=True)
     label = _("Accelerator-minutes (time to train × accelerators, log scale)")
     narrow = narrow_variant({label: _("Accelerator-minutes (log)")})
     chart = alt.Chart(rows).mark_point(filled=True, size=70, opacity=0.8).encode(

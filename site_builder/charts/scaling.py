@@ -39,8 +39,9 @@ def scaling(benchmark: str) -> ChartFactory:
         if series.empty:
             raise NoData(f"no result of benchmark '{benchmark}' has a score in {inputs.round}")
         name = inputs.benchmark_name(benchmark)
-        rows = series[["series", "submitter", "system_id", "accelerator", "total_accelerators", "score_minutes",
-                       "ideal_minutes", "efficiency_vs_previous", "score_source"]].reset_index(drop=True)
+        rows = series[["series", "submitter", "system_id", "system", "accelerator", "total_accelerators",
+                       "score_minutes", "ideal_minutes", "efficiency_vs_previous",
+                       "score_source"]].reset_index(drop=True)
         x = accelerators_axis(rows["total_accelerators"], _("Accelerators"))
         y = minutes_axis(lang, rows["score_minutes"])
         colour = accelerator_encodings(inputs, lang, rows["accelerator"], shape=False)["color"]

@@ -251,15 +251,43 @@
     });
   }
 
-  // A link to a result row inside a closed <details> (an earlier round's results) opens it; browsers that
-  // do not open it on their own would otherwise scroll to nothing.
+  // A link to a result's row or to one of its cells (a bound figure's value), once the browser has scrolled to
+  // it: the table's header comes into view too when header and row fit in the window together (else the row
+  // stays below the window's top, site.css's scroll-margin), and a cell off to the side of its scroll box, or
+  // under the first column that stays in place, is scrolled into view inside the box. Only scroll positions
+  // change, never the layout.
+  var MARGIN = 12;  // px
+  function landOn(target) {
+    var row = target.closest(".data-table tr");
+    if (!row) return;
+    var head = row.closest("table").tHead;
+    if (head) {
+      var top = head.getBoundingClientRect().top, bottom = row.getBoundingClientRect().bottom;
+      if (bottom - top + 2 * MARGIN <= window.innerHeight) window.scrollBy(0, top - MARGIN);
+    }
+    var box = row.closest(".table-scroll");
+    if (!box || target === row || !target.getClientRects().length) return;
+    var cell = target.getBoundingClientRect(), frame = box.getBoundingClientRect();
+    var first = row.cells[0].getBoundingClientRect();
+    var rtl = getComputedStyle(box).direction === "rtl";
+    var start = rtl ? frame.left : first.right, end = rtl ? first.left : frame.right;  // what the box shows
+    if (cell.right > end) box.scrollLeft += cell.right - end + MARGIN;
+    else if (cell.left < start) box.scrollLeft -= start - cell.left + MARGIN;
+  }
+
+  // A link to a result inside a closed <details> (an earlier round's results) opens it; browsers that do not
+  // open it on their own would otherwise scroll to nothing. A cell that a phone's layout hides (a column left
+  // for the detail view) has nowhere to scroll to: its row is scrolled to instead.
   function revealTarget() {
     var target = window.location.hash && document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
+    if (!target) return;
     var opened = false;
-    for (var el = target && target.parentElement; el; el = el.parentElement) {
+    for (var el = target.parentElement; el; el = el.parentElement) {
       if (el.tagName === "DETAILS" && !el.open) { el.open = true; opened = true; }
     }
-    if (opened) target.scrollIntoView();
+    var shown = target.getClientRects().length ? target : target.closest("tr");
+    if (opened || shown !== target) (shown || target).scrollIntoView();
+    landOn(target);
   }
 
   document.querySelectorAll("table.sortable").forEach(makeSortable);
@@ -278,6 +306,13 @@
   });
   window.addEventListener("hashchange", revealTarget);
   revealTarget();
+  // Again once the page has loaded (the browser may scroll to the fragment after this script has run), unless
+  // the reader has begun to scroll or click meanwhile.
+  var reading = false;
+  ["wheel", "touchstart", "keydown", "pointerdown"].forEach(function (name) {
+    window.addEventListener(name, function () { reading = true; }, { once: true, passive: true });
+  });
+  window.addEventListener("load", function () { if (!reading) revealTarget(); });
   drawCharts();
   reportHeight();
   copyButtons();
