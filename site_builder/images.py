@@ -235,6 +235,7 @@ def draw_cards(cards: list[tuple[Task, Path]], jobs: int) -> list[str]:
 
 STATIC_FONT = "sans-serif"
 DRAWN_FONT = "Liberation Sans, Arial, Helvetica, sans-serif"
+STATIC_SLACK = 18  # px
 
 
 def static_spec(spec: dict, width: int = STATIC_WIDTH) -> dict:
@@ -257,6 +258,11 @@ def theme_config(theme: dict) -> dict:
 def _svg_spec(spec: dict, width: int = STATIC_WIDTH) -> dict:
     """The static SVG's spec: in the light theme (under the spec's own config)."""
     themed = static_spec(spec, width)
+    # Room on the left for y labels drawn in a face wider than the one vl-convert measured (DejaVu Sans, where
+    # Arial is missing, is up to a tenth wider): right-aligned, they grow leftwards.
+    padding = spec.get("padding", 5)
+    padding = padding if isinstance(padding, dict) else {side: padding for side in ("top", "right", "bottom", "left")}
+    themed["padding"] = {**padding, "left": padding.get("left", 0) + STATIC_SLACK}
     # What `_vega_svg` adds to the drawing (style sheet, font) is part of what it is made from (its cache key).
     themed["usermeta"] = {**(spec.get("usermeta") or {}), "static": [dark_style(), DRAWN_FONT]}
     config = themed["config"]

@@ -309,3 +309,39 @@ def test_log_ticks_are_bounded_for_any_value():
     lines = result.stdout.splitlines()
     assert len(lines) == 4 and all(line.count(",") < 100 for line in lines)
     assert lines[-1] == "[0.5, 1.0, 2.0, 5.0, 10.0, 20.0]"
+
+
+def test_every_accelerator_has_a_shape_of_its_own_and_points_coloured_by_a_category_get_shapes(inputs):
+    """No two accelerators of the table share a shape (so GB200 and GB300 differ by more than colour), and a
+    project's point chart coloured by a category gets a shape per category too, in one legend."""
+    from site_builder.charts import with_palette
+
+    shapes = [a.shape for a in inputs.hardware.accelerators.values()]
+    assert len(set(shapes)) == len(shapes)
+    spec = with_palette({"mark": {"type": "point"}, "encoding": {
+        "color": {"field": "kind", "type": "nominal", "title": "Kind"}, "x": {"field": "v", "type": "quantitative"}}})
+    assert spec["encoding"]["shape"]["field"] == "kind" and spec["encoding"]["shape"]["title"] == "Kind"
+    bars = with_palette({"mark": "bar", "encoding": {"color": {"field": "kind", "type": "nominal"}}})
+    assert "shape" not in bars["encoding"]  # bars have no shape: their labels name them
+
+
+def test_static_renderings_are_themed_dark_aware_and_legible_on_a_phone(charts):
+    """The static SVG is drawn in the light theme with a style sheet for the dark one; the narrow rendering is
+    the chart's narrow variant (short titles, narrow fields, dropped layers, the narrow subtitle) at 300 px with
+    text of at least 11 px."""
+    import re
+
+    from site_builder import images
+
+    spec = charts[("fastest-per-benchmark", "en")].spec
+    wide, narrow = images.chart_svg(spec).decode(), images.chart_narrow_svg(spec).decode()
+    for svg in (wide, narrow):
+        assert "@media (prefers-color-scheme:dark)" in svg and 'fill="white"' not in svg
+        assert images.LIGHT_THEME["ink"] in svg and images.DRAWN_FONT in svg
+    assert 'width="300"' in narrow.split(">", 1)[0]
+    assert min(float(size) for size in re.findall(r'font-size="([\d.]+)px"', narrow)) >= 11
+    assert "label: accelerators." in narrow and "Minutes (log)" in narrow
+    assert ">CoreWeave · 8,192 × GB300<" in wide and ">8,192 × GB300<" in narrow and ">CoreWeave" not in narrow
+    caveats = images.narrow_spec(charts[("round-over-round", "en")].spec)
+    assert all(layer.get("name") != "caveats" for layer in caveats["layer"])
+    assert images.narrow_spec(spec) == images.narrow_spec(spec) and images.chart_narrow_svg(spec) == narrow.encode()
