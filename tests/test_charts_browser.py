@@ -72,9 +72,10 @@ MEASURE = """() => {
   };
   const points = [...svg.querySelectorAll('.mark-symbol path, .mark-rect path')].map(markColour).filter(Boolean)
     .map(c => Math.round(contrast(c, background) * 100) / 100);
-  // Symbols (marks and legend entries) of one shape and size in more than one colour: colour alone tells apart.
+  // Points of one shape and size in more than one colour: colour alone tells them apart. (Bars are named by
+  // their axis labels; a legend's symbols follow the points'.)
   const colours = {};
-  for (const p of svg.querySelectorAll('.mark-symbol path')) {
+  for (const p of svg.querySelectorAll('.mark-symbol.role-mark path')) {
     const c = markColour(p), d = p.getAttribute('d');
     if (!c || !d) continue;
     (colours[d] = colours[d] || new Set()).add([c.r, c.g, c.b].map(Math.round).join(','));

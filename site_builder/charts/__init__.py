@@ -183,6 +183,8 @@ def with_palette(spec: dict) -> dict:
     config = spec.setdefault("config", {})
     for mark in sorted(m for m in marks - {"text"} if isinstance(m, str)):
         config.setdefault(mark, {}).setdefault("color", CATEGORY_COLOURS[0])
+        if mark in ("point", "circle", "square", "tick"):  # Vega-Lite draws them at 0.7 opacity: under 3:1
+            config[mark].setdefault("opacity", 1)
     return spec
 
 
