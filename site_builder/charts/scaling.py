@@ -46,7 +46,7 @@ def scaling(benchmark: str) -> ChartFactory:
         # chart), the shape the series' own, so that no two series differ by colour alone.
         series_names = sorted(set(rows["series"]))
         accelerator_of = dict(zip(rows["series"], rows["accelerator"]))
-        legend = alt.Legend(orient="bottom", columns=2)
+        legend = alt.Legend(orient="bottom", columns=2, titleLimit=400)
         title = _("Submitter · accelerator")
         colour = alt.Color("series:N", title=title, legend=legend, scale=alt.Scale(
             domain=series_names, range=inputs.hardware.colours(accelerator_of[s] for s in series_names)))
