@@ -21,12 +21,20 @@ ACCELERATORS_FILE = "accelerators.csv"
 VENDORS_FILE = "vendors.csv"
 # Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour vision deficiency.
 PALETTE = ("#000000", "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7")
-# The same colours on a dark background: lighter where the original is too dark to see (at least 3:1 on the
-# dark page colour), with the light-to-dark order kept so that neighbours stay apart (site.js swaps them).
-DARK_COLOURS = {"#000000": "#E6E8EC", "#0072B2": "#2B8FD6", "#56B4E9": "#8ACCF2", "#009E73": "#2DC597",
-                "#D55E00": "#EA7A35", "#CC79A7": "#E09DC2", "#7A7A7A": "#A3A9B7"}
-# Accelerators of one family share its colour; their position in the family picks the shape.
-SHAPES = ("circle", "square", "triangle-up", "diamond", "triangle-down", "cross")
+# The colours drawn for them: the same hues at a luminance between 0.145 and 0.27, so that every mark reaches
+# 3:1 (WCAG's minimum for graphics) on the light (#ffffff) and the dark (#121418) chart background alike, with
+# no swap between themes (the static SVG too). Black becomes grey; the pairs that colour vision deficiencies
+# bring close (orange and vermilion) keep apart by luminance, and every accelerator has a shape of its own.
+CHART_COLOURS = {"#000000": "#767676", "#E69F00": "#C37E00", "#56B4E9": "#3496C9", "#009E73": "#009E73",
+                 "#F0E442": "#8D7F00", "#0072B2": "#0072B2", "#D55E00": "#BB4600", "#CC79A7": "#C573A1"}
+# Point shapes, the most distinct first; the paths (a star, an x, a hexagon, an hourglass, a pentagon) are in Vega's -1..1 box.
+SHAPES = ("circle", "square", "triangle-up", "diamond", "cross", "triangle-down",
+          "M0,-1L0.235,-0.324L0.951,-0.309L0.38,0.124L0.588,0.809L0,0.4L-0.588,0.809L-0.38,0.124L-0.951,-0.309"
+          "L-0.235,-0.324Z",
+          "M-1,-0.6L-0.6,-1L0,-0.4L0.6,-1L1,-0.6L0.4,0L1,0.6L0.6,1L0,0.4L-0.6,1L-1,0.6L-0.4,0Z",
+          "triangle-right", "M0,-1L0.866,-0.5L0.866,0.5L0,1L-0.866,0.5L-0.866,-0.5Z", "triangle-left",
+          "M-0.8,-1L0.8,-1L0.1,0L0.8,1L-0.8,1L-0.1,0Z",
+          "M0,-1L0.951,-0.309L0.588,0.809L-0.588,0.809L-0.951,-0.309Z")
 _ACCELERATOR_COLUMNS = ("accelerator", "vendor", "family", "pattern", "colour")
 _VENDOR_COLUMNS = ("vendor", "colour")
 
@@ -120,12 +128,11 @@ def load_hardware(data_dir: Path, root: Path | None = None) -> Hardware:
         if row["vendor"] in vendors:
             problems.error(f"vendor {row['vendor']!r} is listed twice", vendors_shown, line)
         elif _colour(row["colour"], vendors_shown, line, problems):
-            vendors[row["vendor"]] = row["colour"].upper()
+            vendors[row["vendor"]] = CHART_COLOURS[row["colour"].upper()]
 
     shown = display_path(data_dir / ACCELERATORS_FILE, root)
     accelerators: dict[str, Accelerator] = {}
     family_colour: dict[str, tuple[str, int]] = {}
-    family_size: dict[str, int] = {}
     for line, row in _rows(data_dir / ACCELERATORS_FILE, _ACCELERATOR_COLUMNS, shown, problems):
         name, family, colour = row["accelerator"], row["family"], row["colour"].upper()
         if name in accelerators:
@@ -146,9 +153,8 @@ def load_hardware(data_dir: Path, root: Path | None = None) -> Hardware:
         except re.error as exc:
             problems.error(f"pattern {row['pattern']!r} is not a regular expression: {exc}", shown, line)
             continue
-        position = family_size.get(family, 0)
-        family_size[family] = position + 1
-        accelerators[name] = Accelerator(name, row["vendor"], family, pattern, colour,
-                                         SHAPES[position % len(SHAPES)])
+        # Each accelerator its own shape, by its place in the table: colour is never all that tells two apart.
+        accelerators[name] = Accelerator(name, row["vendor"], family, pattern, CHART_COLOURS[colour],
+                                         SHAPES[len(accelerators) % len(SHAPES)])
     problems.raise_if_any()
     return Hardware(accelerators, vendors)

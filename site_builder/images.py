@@ -10,6 +10,7 @@ it costs about as much): written once, then kept by the site from one build to t
 from __future__ import annotations
 
 import contextlib
+import copy
 import functools
 import hashlib
 import io
@@ -24,6 +25,13 @@ from site_builder.cache import MAC_SIZE, entry as cache_entry, key as cache_key,
 from site_builder.output import FromFile
 
 STATIC_WIDTH = 640  # "container" width has no meaning outside a page
+NARROW_STATIC_WIDTH = 300  # the rendering for phones: legible at 320 px without scaling down much
+# Characters per line of the chart's title and subtitle at STATIC_WIDTH (bold 15 px, 12 px; see charts.base).
+TITLE_CHARACTERS, SUBTITLE_CHARACTERS = 58, 84
+# The chart themes of site.js (THEMES), for the static renderings: drawn in the light one, with a style sheet
+# that turns them to the dark one when the reader's colour scheme is dark (an <img> follows the page's).
+LIGHT_THEME = {"background": "#ffffff", "ink": "#1b1d21", "soft": "#454b58", "grid": "#e3e5ea", "domain": "#8a909c"}
+DARK_THEME = {"background": "#121418", "ink": "#e6e8ec", "soft": "#c3c8d2", "grid": "#2c313b", "domain": "#7d8494"}
 CARD_WIDTH, CARD_HEIGHT = 1200, 630
 
 
@@ -57,7 +65,8 @@ def _cached(kind: str, spec: dict, render) -> bytes:
     return content
 
 
-# A rendering to make: ("svg", chart spec), ("png", chart spec) or ("card", (title, kicker, footer)).
+# A rendering to make: ("svg", chart spec), ("narrow-svg", chart spec), ("png", chart spec) or
+# ("card", (title, kicker, footer)).
 Task = tuple[str, object]
 
 
@@ -66,6 +75,8 @@ def _entry(task: Task) -> tuple[str, dict]:
     kind, value = task
     if kind == "svg":
         return "svg", _svg_spec(value)
+    if kind == "narrow-svg":
+        return "svg", _svg_spec(narrow_spec(value), NARROW_STATIC_WIDTH)
     if kind == "png":
         return "png", _png_spec(value)
     title, kicker, footer = value
@@ -223,6 +234,8 @@ def draw_cards(cards: list[tuple[Task, Path]], jobs: int) -> list[str]:
 
 
 STATIC_FONT = "sans-serif"
+DRAWN_FONT = "Liberation Sans, Arial, Helvetica, sans-serif"
+STATIC_SLACK = 18  # px
 
 
 def static_spec(spec: dict, width: int = STATIC_WIDTH) -> dict:
@@ -231,8 +244,98 @@ def static_spec(spec: dict, width: int = STATIC_WIDTH) -> dict:
     return {**spec, "width": width, "config": {**spec.get("config", {}), "font": STATIC_FONT}}
 
 
+def theme_config(theme: dict) -> dict:
+    """Vega-Lite config of a chart theme (site.js's themeConfig)."""
+    return {"background": theme["background"], "view": {"stroke": theme["grid"]},
+            "title": {"color": theme["ink"], "subtitleColor": theme["soft"]},
+            "axis": {"labelColor": theme["soft"], "titleColor": theme["ink"], "gridColor": theme["grid"],
+                     "domainColor": theme["domain"], "tickColor": theme["domain"]},
+            "legend": {"labelColor": theme["soft"], "titleColor": theme["ink"], "symbolBaseFillColor": theme["soft"],
+                       "symbolBaseStrokeColor": theme["soft"]},
+            "text": {"color": theme["ink"]}, "rule": {"color": theme["domain"]}}
+
+
 def _svg_spec(spec: dict, width: int = STATIC_WIDTH) -> dict:
-    return static_spec(spec, width)
+    """The static SVG's spec: in the light theme (under the spec's own config)."""
+    themed = static_spec(spec, width)
+    # Room on the left for y labels drawn in a face wider than the one vl-convert measured (DejaVu Sans, where
+    # Arial is missing, is up to a tenth wider): right-aligned, they grow leftwards.
+    padding = spec.get("padding", 5)
+    padding = padding if isinstance(padding, dict) else {side: padding for side in ("top", "right", "bottom", "left")}
+    themed["padding"] = {**padding, "left": padding.get("left", 0) + STATIC_SLACK}
+    # What `_vega_svg` adds to the drawing (style sheet, font) is part of what it is made from (its cache key).
+    themed["usermeta"] = {**(spec.get("usermeta") or {}), "static": [dark_style(), DRAWN_FONT]}
+    config = themed["config"]
+    for key, value in theme_config(LIGHT_THEME).items():
+        config[key] = {**value, **config.get(key, {})} if isinstance(value, dict) else config.get(key, value)
+    return themed
+
+
+def dark_style() -> str:
+    """A style sheet for the static SVG: the light theme's colours turned to the dark theme's when the reader's
+    colour scheme is dark (the marks' colours reach 3:1 on both backgrounds: they stay)."""
+    rules = ["svg>rect:first-of-type{fill:%s}" % DARK_THEME["background"]]
+    for key in ("ink", "soft", "grid", "domain"):
+        light, dark = LIGHT_THEME[key], DARK_THEME[key]
+        rules.append(f'[fill="{light}" i]{{fill:{dark}}}[stroke="{light}" i]{{stroke:{dark}}}')
+    return "<style>@media (prefers-color-scheme:dark){" + "".join(rules) + "}</style>"
+
+
+def _visit(node, fn) -> None:
+    """Every object of a spec but its inline data and usermeta (as site.js's visit)."""
+    if isinstance(node, list):
+        for item in node:
+            _visit(item, fn)
+    elif isinstance(node, dict):
+        fn(node)
+        for key, value in node.items():
+            if key not in ("data", "datasets", "usermeta"):
+                _visit(value, fn)
+
+
+def narrow_spec(spec: dict, width: int = NARROW_STATIC_WIDTH) -> dict:
+    """The spec's narrow variant (usermeta "narrow", as site.js draws it on a phone) for a static rendering
+    `width` px wide: short axis titles, optional layers dropped, shorter fields, wider domains, the narrow
+    subtitle, the title wrapped again; legends in one column (the plot's left edge, after the y labels, is
+    not known before drawing) and text of at least 11 px, so that it stays legible scaled down to a phone."""
+    spec = copy.deepcopy(spec)
+    meta = spec.get("usermeta") or {}
+    variants = meta.get("narrow") or {}
+    room = max(120, width - 24)
+    titles, drop = variants.get("titles", {}), variants.get("drop", [])
+    fields, domains = variants.get("fields", {}), variants.get("domains", {})
+
+    def narrow(node: dict) -> None:
+        if isinstance(node.get("title"), str) and node["title"] in titles:
+            node["title"] = titles[node["title"]]
+        if isinstance(node.get("layer"), list):
+            node["layer"] = [layer for layer in node["layer"] if layer.get("name") not in drop]
+        if isinstance(node.get("legend"), dict):
+            node["legend"].update(columns=1, labelLimit=room - 40, titleLimit=room)
+        if isinstance(node.get("field"), str) and node["field"] in fields:
+            node["field"] = fields[node["field"]]
+        if node.get("field") in domains and isinstance(node.get("scale"), dict) and "domain" in node["scale"]:
+            node["scale"]["domain"] = domains[node["field"]]
+        mark = node.get("mark")
+        if isinstance(mark, dict) and mark.get("type") == "text" and mark.get("fontSize", 11) < 11:
+            mark["fontSize"] = 11
+
+    _visit(spec, narrow)
+    title = meta.get("title")
+    if title and isinstance(spec.get("title"), dict):
+        subtitle = list(title["subtitle"])
+        if variants.get("subtitle"):
+            subtitle[:1] = [variants["subtitle"]]
+        heading_chars = TITLE_CHARACTERS * room // (STATIC_WIDTH - 24)
+        subtitle_chars = SUBTITLE_CHARACTERS * room // (STATIC_WIDTH - 24)
+        spec["title"] = {**spec["title"], "text": textwrap.wrap(title["heading"], heading_chars),
+                         "subtitle": [line for p in subtitle for line in textwrap.wrap(p, subtitle_chars)]}
+    config = spec.setdefault("config", {})
+    config["axis"] = {**config.get("axis", {}), "labelFontSize": 11, "titleFontSize": 11}
+    config["axisY"] = {**config.get("axisY", {}), "labelLimit": round(room * 0.4)}
+    config["axisX"] = {**config.get("axisX", {}), "labelOverlap": "greedy", "labelSeparation": 6}
+    config["legend"] = {**config.get("legend", {}), "labelFontSize": 11, "titleFontSize": 11}
+    return spec
 
 
 def _png_spec(spec: dict, width: int = CARD_WIDTH - 100) -> dict:
@@ -242,7 +345,12 @@ def _png_spec(spec: dict, width: int = CARD_WIDTH - 100) -> dict:
 def _vega_svg(spec: dict) -> bytes:
     import vl_convert
 
-    return vl_convert.vegalite_to_svg(spec, allowed_base_urls=[]).encode("utf-8")
+    svg = vl_convert.vegalite_to_svg(spec, allowed_base_urls=[])
+    start = svg.index(">") + 1  # after the opening <svg ...> tag
+    # vl-convert measures "sans-serif" text in its own Liberation Sans: a reader's browser should draw it in
+    # that face or in Arial (same metrics), not in a wider sans-serif face that would reach past the labels' room.
+    svg = svg[:start] + dark_style() + svg[start:].replace(f'font-family="{STATIC_FONT}"', f'font-family="{DRAWN_FONT}"')
+    return svg.encode("utf-8")
 
 
 def _vega_png(spec: dict) -> bytes:
@@ -253,6 +361,11 @@ def _vega_png(spec: dict) -> bytes:
 
 def chart_svg(spec: dict, width: int = STATIC_WIDTH) -> bytes:
     return _cached("svg", _svg_spec(spec, width), _vega_svg)
+
+
+def chart_narrow_svg(spec: dict, width: int = NARROW_STATIC_WIDTH) -> bytes:
+    """The static SVG for phones: the narrow variant of the chart (`narrow_spec`)."""
+    return _cached("svg", _svg_spec(narrow_spec(spec, width), width), _vega_svg)
 
 
 def chart_png(spec: dict, width: int = CARD_WIDTH - 100) -> bytes:

@@ -54,6 +54,11 @@ def chart_svg(lang: str, chart_id: str) -> str:
     return f"charts/{lang}/{chart_id}.svg"
 
 
+def chart_narrow_svg(lang: str, chart_id: str) -> str:
+    """The static SVG for phones (the chart's narrow variant)."""
+    return f"charts/{lang}/{chart_id}.narrow.svg"
+
+
 def chart_png(lang: str, chart_id: str) -> str:
     """A chart's PNG, also its page's Open Graph image."""
     return f"charts/{lang}/{chart_id}.png"

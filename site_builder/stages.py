@@ -389,7 +389,8 @@ def _render_page(shared: tuple, index: int) -> tuple[output.FromFile | None, lis
 
 def _add_chart_files(outputs: freshness.Outputs, charts: list[chart_catalog.Chart],
                      aliases: dict[str, str]) -> tuple[list, images.Renderings]:
-    """Spec (JSON), static SVG and PNG (the chart page's Open Graph image) per chart and language; the plotted
+    """Spec (JSON), static SVG (wide, and narrow for phones) and PNG (the chart page's Open Graph image) per chart
+    and language; the plotted
     rows once per chart as CSV (from the first language: the rows are the same, only generated labels
     differ). A renamed chart's old id gets the same files, so links to them keep working. The renderings are
     only started: (what is rendered, its making)."""
@@ -403,6 +404,8 @@ def _add_chart_files(outputs: freshness.Outputs, charts: list[chart_catalog.Char
         for chart_id in [chart.id, *old_ids.get(chart.id, [])]:
             outputs.put(paths.chart_spec(chart.lang, chart_id), spec)
             _plan_rendering(outputs, paths.chart_svg(chart.lang, chart_id), ("svg", chart.spec), renderings)
+            _plan_rendering(outputs, paths.chart_narrow_svg(chart.lang, chart_id), ("narrow-svg", chart.spec),
+                            renderings)
             _plan_rendering(outputs, paths.chart_png(chart.lang, chart_id), ("png", chart.spec), renderings)
             csv_path = paths.chart_csv(chart_id)
             if csv_path not in outputs.files:

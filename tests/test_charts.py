@@ -222,33 +222,36 @@ def _contrast(a: str, b: str) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
-def test_dark_theme_has_a_visible_variant_of_every_chart_colour(charts):
-    """Every colour a chart scale uses has a dark variant of at least 3:1 on the dark chart background (site.js),
-    the variants keep the palette's colours apart, and text on bars is chosen for each theme's bar colour."""
+def test_every_chart_colour_stands_out_in_the_light_and_the_dark_theme(charts):
+    """Every colour a chart scale uses reaches 3:1 (graphics) on the light and the dark chart background of
+    site.js and of the static renderings, with no swap between themes; the palette keeps its colours apart,
+    colour-blind safe (Okabe-Ito's hues), and text on bars reaches 4.5:1 on its bar."""
     import re
 
-    from site_builder.hardware import DARK_COLOURS, PALETTE
+    from site_builder import images
+    from site_builder.hardware import CHART_COLOURS, PALETTE
 
     script = (ROOT / "site_builder/theme/templates/assets/site.js").read_text()
-    dark_background = re.search(r'dark: \{ background: "(#[0-9a-f]{6})"', script).group(1)
-    light_background = re.search(r'light: \{ background: "(#[0-9a-f]{6})"', script).group(1)
+    for theme, values in (("light", images.LIGHT_THEME), ("dark", images.DARK_THEME)):
+        found = re.search(theme + r': \{ background: "(#[0-9a-f]{6})", ink: "(#[0-9a-f]{6})", soft: "(#[0-9a-f]{6})", '
+                          r'grid: "(#[0-9a-f]{6})", domain: "(#[0-9a-f]{6})" \}', script)
+        assert found and list(found.groups()) == list(values.values()), theme  # site.js and the static SVG agree
+        assert _contrast(values["ink"], values["background"]) >= 4.5 and _contrast(values["soft"], values["background"]) >= 4.5
+    backgrounds = (images.LIGHT_THEME["background"], images.DARK_THEME["background"])
+    assert set(CHART_COLOURS) == set(PALETTE) and len(set(CHART_COLOURS.values())) == len(CHART_COLOURS)
+    for colour in CHART_COLOURS.values():
+        assert min(_contrast(colour, background) for background in backgrounds) >= 3, colour
     for chart in charts.values():
-        dark = chart.spec["usermeta"]["dark"]
+        assert "colours" not in chart.spec["usermeta"]["dark"]
         for channel in ("color", "fill", "stroke"):
             for encoding in _encodings(chart.spec, channel):
                 for colour in (encoding.get("scale") or {}).get("range", []):
-                    variant = dark["colours"].get(colour.upper(), colour)
-                    assert _contrast(variant, dark_background) >= 3, (chart.id, colour, variant)
-    assert len(set(DARK_COLOURS.values())) == len(DARK_COLOURS) and set(PALETTE) - {"#E69F00", "#F0E442"} <= set(
-        DARK_COLOURS)
+                    assert min(_contrast(colour, background) for background in backgrounds) >= 3, (chart.id, colour)
     head = charts[("mi355x-vs-b200", "en")].spec
-    assert head["usermeta"]["dark"]["fields"] == {"ink": "ink_dark"}
-    names = next(rows for rows in head["datasets"].values() if rows and "ink_dark" in rows[0])
-    hardware_colour = {"MI355X": "#D55E00", "B200": "#56B4E9"}
+    names = next(rows for rows in head["datasets"].values() if rows and "ink" in rows[0])
+    hardware_colour = {"MI355X": CHART_COLOURS["#D55E00"], "B200": CHART_COLOURS["#56B4E9"]}
     for row in names:
-        light_bar = hardware_colour[row["accelerator"]]
-        assert _contrast(row["ink"], light_bar) >= 4.5 and _contrast(row["ink_dark"], DARK_COLOURS[light_bar]) >= 4.5
-    assert _contrast("#1b1d21", light_background) >= 4.5
+        assert _contrast(row["ink"], hardware_colour[row["accelerator"]]) >= 4.5, row
 
 
 def test_same_colour_for_an_accelerator_or_vendor_everywhere_and_no_legend_entry_without_a_mark(inputs, chart_set):
@@ -306,3 +309,39 @@ def test_log_ticks_are_bounded_for_any_value():
     lines = result.stdout.splitlines()
     assert len(lines) == 4 and all(line.count(",") < 100 for line in lines)
     assert lines[-1] == "[0.5, 1.0, 2.0, 5.0, 10.0, 20.0]"
+
+
+def test_every_accelerator_has_a_shape_of_its_own_and_points_coloured_by_a_category_get_shapes(inputs):
+    """No two accelerators of the table share a shape (so GB200 and GB300 differ by more than colour), and a
+    project's point chart coloured by a category gets a shape per category too, in one legend."""
+    from site_builder.charts import with_palette
+
+    shapes = [a.shape for a in inputs.hardware.accelerators.values()]
+    assert len(set(shapes)) == len(shapes)
+    spec = with_palette({"mark": {"type": "point"}, "encoding": {
+        "color": {"field": "kind", "type": "nominal", "title": "Kind"}, "x": {"field": "v", "type": "quantitative"}}})
+    assert spec["encoding"]["shape"]["field"] == "kind" and spec["encoding"]["shape"]["title"] == "Kind"
+    bars = with_palette({"mark": "bar", "encoding": {"color": {"field": "kind", "type": "nominal"}}})
+    assert "shape" not in bars["encoding"]  # bars have no shape: their labels name them
+
+
+def test_static_renderings_are_themed_dark_aware_and_legible_on_a_phone(charts):
+    """The static SVG is drawn in the light theme with a style sheet for the dark one; the narrow rendering is
+    the chart's narrow variant (short titles, narrow fields, dropped layers, the narrow subtitle) at 300 px with
+    text of at least 11 px."""
+    import re
+
+    from site_builder import images
+
+    spec = charts[("fastest-per-benchmark", "en")].spec
+    wide, narrow = images.chart_svg(spec).decode(), images.chart_narrow_svg(spec).decode()
+    for svg in (wide, narrow):
+        assert "@media (prefers-color-scheme:dark)" in svg and 'fill="white"' not in svg
+        assert images.LIGHT_THEME["ink"] in svg and images.DRAWN_FONT in svg
+    assert 'width="300"' in narrow.split(">", 1)[0]
+    assert min(float(size) for size in re.findall(r'font-size="([\d.]+)px"', narrow)) >= 11
+    assert "label: accelerators." in narrow and "Minutes (log)" in narrow
+    assert ">CoreWeave · 8,192 × GB300<" in wide and ">8,192 × GB300<" in narrow and ">CoreWeave" not in narrow
+    caveats = images.narrow_spec(charts[("round-over-round", "en")].spec)
+    assert all(layer.get("name") != "caveats" for layer in caveats["layer"])
+    assert images.narrow_spec(spec) == images.narrow_spec(spec) and images.chart_narrow_svg(spec) == narrow.encode()

@@ -1,6 +1,8 @@
-"""Charts as a reader sees them, in Chromium: every chart of every language keeps its text inside the chart at
-320, 360 and 1280 px (titles wrapped by measured width, the narrow variant on phones), chart text reaches 4.5:1
-on the chart's background in the light and the dark theme, and the theme follows the colour scheme and print.
+"""Charts as a reader sees them, in Chromium: every chart of every language keeps its text inside the chart and
+apart at 320, 360 and 1280 px (titles wrapped by measured width, the narrow variant on phones), chart text reaches
+4.5:1 and marks 3:1 on the chart's background in the light and the dark theme, no two marks differ by colour alone,
+the theme follows the colour scheme and print, and without JavaScript the static rendering is legible on a phone
+and dark in the dark scheme.
 
 One page per width and language visits every chart's embed page in turn; one browser for the module."""
 
@@ -36,7 +38,7 @@ MEASURE = """() => {
   const background = painted && rgb(getComputedStyle(painted).fill) ? over(rgb(getComputedStyle(painted).fill), page) : page;
   const bars = [...svg.querySelectorAll('.mark-rect path')].map(p => ({box: p.getBoundingClientRect(),
     fill: rgb(getComputedStyle(p).fill), opacity: parseFloat(getComputedStyle(p).fillOpacity || 1)}));
-  const outside = [], faint = [];
+  const outside = [], faint = [], boxes = [];
   let texts = 0;
   for (const t of svg.querySelectorAll('text')) {
     const style = getComputedStyle(t), r = t.getBoundingClientRect();
@@ -45,6 +47,7 @@ MEASURE = """() => {
     texts += 1;
     if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1)
       outside.push(t.textContent);
+    boxes.push([t.textContent, r]);
     const fill = rgb(style.fill);
     if (!fill) continue;
     let behind = background;
@@ -54,11 +57,31 @@ MEASURE = """() => {
     const ratio = contrast(over({...fill, a: fill.a * opacity}, behind), behind);
     if (ratio < 4.5) faint.push([t.textContent, Math.round(ratio * 100) / 100]);
   }
-  const points = [...svg.querySelectorAll('.mark-symbol path, .mark-rect path')].map(p => {
+  // Texts that overlap one another by more than a pixel each way (lines that merely touch are fine).
+  const overlapping = [];
+  boxes.forEach(([a, p], i) => boxes.slice(i + 1).forEach(([b, q]) => {
+    if (Math.min(p.right, q.right) - Math.max(p.left, q.left) > 1 && Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 1)
+      overlapping.push([a, b]);
+  }));
+  const markColour = p => {
     const style = getComputedStyle(p), filled = rgb(style.fill);  // a hollow ring is seen by its stroke
-    const f = filled && filled.a > 0 && parseFloat(style.fillOpacity || 1) > 0 ? filled : rgb(style.stroke);
-    return f ? Math.round(contrast(f, background) * 100) / 100 : null; }).filter(v => v !== null);
-  return {svg: [box.left, box.right, innerWidth], texts, outside, faint, points,
+    const opacity = parseFloat(style.opacity || 1);
+    const seen = filled && filled.a > 0 && parseFloat(style.fillOpacity || 1) > 0 ?
+      {...filled, a: filled.a * parseFloat(style.fillOpacity || 1) * opacity} : rgb(style.stroke);
+    return seen && over(seen, background);
+  };
+  const points = [...svg.querySelectorAll('.mark-symbol path, .mark-rect path')].map(markColour).filter(Boolean)
+    .map(c => Math.round(contrast(c, background) * 100) / 100);
+  // Points of one shape and size in more than one colour: colour alone tells them apart. (Bars are named by
+  // their axis labels; a legend's symbols follow the points'.)
+  const colours = {};
+  for (const p of svg.querySelectorAll('.mark-symbol.role-mark path')) {
+    const c = markColour(p), d = p.getAttribute('d');
+    if (!c || !d) continue;
+    (colours[d] = colours[d] || new Set()).add([c.r, c.g, c.b].map(Math.round).join(','));
+  }
+  const sameShape = Object.values(colours).filter(set => set.size > 1).map(set => [...set]);
+  return {svg: [box.left, box.right, innerWidth], texts, outside, faint, points, overlapping, sameShape,
           background: lum(background), layout: el.getAttribute('data-layout'), theme: el.getAttribute('data-theme'),
           titleLines: svg.querySelectorAll('.role-title-text text').length};
 }"""
@@ -95,8 +118,8 @@ def test_no_chart_text_outside_its_chart_at_phone_and_desktop_widths(browser, se
         for chart in charts:
             found = _measure(page, f"{served}embed/{lang}/{chart}.html")
             left, right, viewport = found["svg"]
-            if found["outside"] or left < 0 or right > viewport + 0.5:
-                problems.append((width, chart, found["outside"], found["svg"]))
+            if found["outside"] or left < 0 or right > viewport + 0.5 or found["overlapping"]:
+                problems.append((width, chart, found["outside"], found["svg"], found["overlapping"]))
             assert found["texts"] > 3, (width, chart)  # the chart has its text: a title, axes, labels
             assert found["layout"] == ("narrow" if width < 600 else "wide"), (width, chart)
             if width == 1280:  # titles use the full width: no title of more than two lines on a wide chart
@@ -117,10 +140,12 @@ def test_chart_text_contrast_in_light_and_dark(browser, served, shipped_site, sc
             assert (found["background"] < 0.02) == (scheme == "dark"), (chart, found["background"])
             if found["faint"]:
                 problems.append((lang, chart, found["faint"]))
-            # Points and bars stand out from a dark background (3:1 for graphics); Okabe-Ito's yellow and sky
-            # blue cannot on white, so the light theme relies on shapes and the text alternative there.
-            if scheme == "dark" and min(found["points"], default=3) < 3:
+            # Points and bars stand out from the background (3:1 for graphics) in both themes, and points of two
+            # colours never share a shape.
+            if min(found["points"], default=3) < 3:
                 problems.append((lang, chart, "faint marks", min(found["points"])))
+            if found["sameShape"]:
+                problems.append((lang, chart, "colour alone", found["sameShape"]))
         assert errors == [], errors
         page.close()
     assert problems == []
@@ -150,3 +175,62 @@ def test_chart_theme_follows_the_colour_scheme_print_and_width(browser, served):
     assert "Minuti (log)" in axis_titles, axis_titles
     assert errors == []
     page.close()
+
+
+def test_narrow_charts_keep_what_they_are_about(browser, served):  # noqa: F811
+    """At 360 px the accelerator comparison's labels lead with the accelerator (each row still says which one),
+    its legend fits, and the fastest-per-benchmark subtitle describes the labels the narrow chart shows."""
+    page, errors = _page(browser, 360)
+    found = _measure(page, f"{served}embed/en/accelerator-comparison.html")
+    assert found["outside"] == [] and found["overlapping"] == []
+    spec = page.evaluate("() => document.querySelector('.vega-chart').chartSpec")
+    accelerators = {row["accelerator"] for rows in spec["datasets"].values() for row in rows if "accelerator" in row}
+    labels = page.locator(".vega-chart svg.marks .role-axis-label text").all_text_contents()
+    rows = [label for label in labels if " · " in label]
+    assert len(rows) >= 10 and len(set(rows)) == len(rows), rows
+    assert all(label.split(" · ")[0] in accelerators for label in rows), rows
+    _measure(page, f"{served}embed/en/fastest-per-benchmark.html")
+    subtitle = " ".join(page.locator(".vega-chart svg.marks .role-title-subtitle text").all_text_contents())
+    assert "label: accelerators." in subtitle and "submitter" not in subtitle, subtitle
+    assert errors == []
+    page.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_static_chart_without_javascript_is_legible_on_a_phone_and_dark_in_the_dark(browser, served, shipped_site,
+                                                                                    scheme):  # noqa: F811
+    """Without JavaScript a chart is its static SVG: on a phone the narrow rendering, whose smallest text stays
+    about 10 px on screen; on a desktop the wide one at its size; in the dark scheme a dark picture, not a
+    white box."""
+    import io
+    import re
+
+    import numpy
+    from PIL import Image
+
+    problems = []
+    for lang, width in (("en", 320), ("vi", 360), ("nl", 1280)):
+        context = browser.new_context(java_script_enabled=False, viewport={"width": width, "height": 800},
+                                      color_scheme=scheme)
+        page = context.new_page()
+        for chart in chart_ids(shipped_site, lang):
+            page.goto(f"{served}embed/{lang}/{chart}.html")
+            image = page.locator("img.chart-static")
+            wait_until(page, "() => { const i = document.querySelector('img.chart-static');"
+                             " return i && i.complete && i.naturalWidth > 0; }")
+            shown = page.evaluate("() => { const i = document.querySelector('img.chart-static');"
+                                  " return [i.currentSrc, i.getBoundingClientRect().width, i.naturalWidth]; }")
+            source, drawn, natural = shown
+            narrow = width < 700
+            if source.endswith(".narrow.svg") != narrow:
+                problems.append((lang, width, chart, "rendering", source))
+            svg = (shipped_site / source[len(served):]).read_text()
+            smallest = min(float(size) for size in re.findall(r'font-size="([\d.]+)px"', svg))
+            if smallest * drawn / natural < (9.5 if narrow else 10):
+                problems.append((lang, width, chart, "text px", round(smallest * drawn / natural, 1)))
+            pixels = Image.open(io.BytesIO(image.screenshot())).convert("L")
+            mean = float(numpy.asarray(pixels).mean()) / 255
+            if (mean < 0.35) != (scheme == "dark"):
+                problems.append((lang, width, chart, "mean lightness", round(mean, 2)))
+        context.close()
+    assert problems == []

@@ -157,9 +157,11 @@ def test_every_chart_has_spec_svg_png_csv_permalink_and_embed_in_every_language(
             base = shipped_site / "charts" / lang / chart
             json.loads(base.with_suffix(".vl.json").read_text())
             assert base.with_suffix(".svg").read_text().startswith("<svg"), (lang, chart)
+            assert base.with_suffix(".narrow.svg").read_text().startswith("<svg"), (lang, chart)
             assert base.with_suffix(".png").read_bytes()[:4] == b"\x89PNG", (lang, chart)
             permalink = (shipped_site / lang / "charts" / chart / "index.html").read_text()
-            assert '<noscript><img class="chart-static"' in permalink
+            assert (f'<noscript><picture><source media="(max-width: 700px)" srcset="../../../charts/{lang}/{chart}'
+                    f'.narrow.svg"><img class="chart-static"') in permalink
             assert 'id="embed-code"' in permalink and f"embed/{lang}/{chart}.html" in permalink
             code = html.unescape(re.search(r'id="embed-code"[^>]*>([^<]*)</textarea>', permalink).group(1))
             assert re.fullmatch(r'<iframe src="https://[^"]+" title="[^"]+" [^>]*></iframe>', code), code

@@ -53,7 +53,7 @@ from site_builder.charts.scaling import scaling_chart_id
 from site_builder.data import Dataset
 from site_builder.display_names import DisplayNames, load_display_names
 from site_builder.errors import Collector, Problem, SiteError
-from site_builder.hardware import DARK_COLOURS, Hardware
+from site_builder.hardware import CHART_COLOURS, SHAPES, Hardware
 from site_builder.i18n import Language
 from site_builder.rounds import RoundInfo
 
@@ -143,28 +143,36 @@ def localize(chart: alt.TopLevelMixin, lang: Language) -> dict:
     return spec
 
 
-# The Okabe-Ito colours for categories a chart gives no colours of its own, in an order that puts the colours
-# with 3:1 contrast on white first (no yellow: too pale for marks). site.js swaps them for their dark variants.
-CATEGORY_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
+# The colours for categories a chart gives no colours of its own (`hardware.CHART_COLOURS`: 3:1 on the light
+# and the dark background alike), the most distinct first.
+CATEGORY_COLOURS = tuple(CHART_COLOURS[c] for c in ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00",
+                                                     "#56B4E9", "#000000"))
 _COLOUR_CHANNELS = ("color", "fill", "stroke")
 
 
 def with_palette(spec: dict) -> dict:
     """Every colour scale of a nominal or ordinal field without a range or scheme of its own gets the site's
     colours, and the chart's marks (but text) without a colour get its first one, so a project's chart looks
-    like the built-in ones in light, dark and print without calling any helper."""
+    like the built-in ones in light, dark and print without calling any helper. Points coloured by a category
+    without a shape get a shape per category as well: colour is never all that tells them apart."""
     marks: set[str] = set()
 
     def visit(view: dict) -> None:
         mark = view.get("mark")
-        marks.add(mark.get("type") if isinstance(mark, dict) else mark) if mark else None
+        kind = mark.get("type") if isinstance(mark, dict) else mark
+        marks.add(kind) if mark else None
+        encodings = view.get("encoding") or {}
         for channel in _COLOUR_CHANNELS:
-            encoding = (view.get("encoding") or {}).get(channel)
+            encoding = encodings.get(channel)
             if isinstance(encoding, dict) and encoding.get("field") and encoding.get("type") in ("nominal", "ordinal") \
                     and encoding.get("scale", {}) is not None:
                 scale = encoding.setdefault("scale", {})
                 if "range" not in scale and "scheme" not in scale:
                     scale["range"] = list(CATEGORY_COLOURS)
+                if kind == "point" and "shape" not in encodings:
+                    encodings["shape"] = {"field": encoding["field"], "type": encoding["type"],
+                                          "scale": {"range": list(SHAPES)},
+                                          **{k: encoding[k] for k in ("title", "legend", "sort") if k in encoding}}
         for key in ("layer", "hconcat", "vconcat", "concat"):
             for child in view.get(key, []):
                 visit(child)
@@ -175,6 +183,8 @@ def with_palette(spec: dict) -> dict:
     config = spec.setdefault("config", {})
     for mark in sorted(m for m in marks - {"text"} if isinstance(m, str)):
         config.setdefault(mark, {}).setdefault("color", CATEGORY_COLOURS[0])
+        if mark in ("point", "circle", "square", "tick"):  # Vega-Lite draws them at 0.7 opacity: under 3:1
+            config[mark].setdefault("opacity", 1)
     return spec
 
 
@@ -210,7 +220,7 @@ def _build_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lang
     note = unscored_note(lang, draft.unscored, draft.in_scope)
     # usermeta tells site.js how to draw the chart at the page's width and colour scheme.
     usermeta = {"title": title_paragraphs(draft.heading, draft.subtitle, note), "narrow": draft.narrow,
-                "dark": {"colours": DARK_COLOURS, "fields": draft.dark_fields}}
+                "dark": {"fields": draft.dark_fields}}
     titled = draft.chart.properties(title=title_params(draft.heading, draft.subtitle, note), usermeta=usermeta)
     summary = (*draft.summary, note) if note else tuple(draft.summary)
     benchmark = next((b for b in inputs.round_benchmarks() if benchmark_chart_id(b) == chart_id), None)

@@ -15,6 +15,7 @@ from site_builder.data import Dataset
 from site_builder.display_names import DisplayNames
 from site_builder.hardware import Hardware
 from site_builder.i18n import Language
+from site_builder.images import SUBTITLE_CHARACTERS, TITLE_CHARACTERS
 
 CHART_HEIGHT = 300
 
@@ -76,9 +77,8 @@ ChartFactory = Callable[[ChartInputs, Language], ChartDraft]
 
 
 # Vega does not wrap text. The spec's title is wrapped for the static renderings (images.STATIC_WIDTH, 640 px,
-# at the title and subtitle sizes of `localize`); in a page, site.js rewraps the paragraphs of the usermeta to
-# the chart's measured width.
-TITLE_CHARACTERS, SUBTITLE_CHARACTERS = 58, 84
+# at the title and subtitle sizes of `localize`; `images.narrow_spec` wraps it again for the narrow one); in a
+# page, site.js rewraps the paragraphs of the usermeta to the chart's measured width.
 
 
 def title_params(heading: str, subtitle: str, note: str = "") -> alt.TitleParams:
@@ -92,13 +92,16 @@ def title_paragraphs(heading: str, subtitle: str, note: str = "") -> dict:
 
 
 def narrow_variant(titles: dict[str, str] | None = None, drop: tuple[str, ...] = (),
-                   fields: dict[str, str] | None = None, domains: dict[str, list] | None = None) -> dict:
+                   fields: dict[str, str] | None = None, domains: dict[str, list] | None = None,
+                   subtitle: str = "") -> dict:
     """What changes when a chart is narrower than site.js's NARROW width, in order of importance: axis titles
     give way to short ones, optional layers (named in the spec) are dropped, text fields swap for shorter ones,
-    and a scale may widen its domain (field -> domain) to leave room for the labels that remain.
-    site.js also fits legends and long axis labels to the width."""
-    return {"titles": dict(titles or {}), "drop": list(drop), "fields": dict(fields or {}),
-            "domains": dict(domains or {})}
+    a scale may widen its domain (field -> domain) to leave room for the labels that remain, and a subtitle
+    that describes what the narrow chart shows replaces the wide one's. site.js (and `images.narrow_spec`, for
+    the static rendering) also fit legends and long axis labels to the width."""
+    narrow = {"titles": dict(titles or {}), "drop": list(drop), "fields": dict(fields or {}),
+              "domains": dict(domains or {})}
+    return {**narrow, "subtitle": subtitle} if subtitle else narrow
 
 
 def short_minutes(lang: Language) -> dict[str, str]:

@@ -38,7 +38,7 @@ def benchmark_results(benchmark: str) -> ChartFactory:
                         "score_minutes", "score_source"]].sort_values(
             ["total_accelerators", "score_minutes", "submitter", "system_id"]).reset_index(drop=True)
         name = inputs.benchmark_name(benchmark)
-        chart = alt.Chart(rows).mark_point(filled=True, size=80, opacity=0.85).encode(
+        chart = alt.Chart(rows).mark_point(filled=True, size=80).encode(
             x=accelerators_axis(rows["total_accelerators"], _("Accelerators")),
             y=minutes_axis(lang, rows["score_minutes"]),
             tooltip=result_tooltip(lang), **accelerator_encodings(inputs, lang, rows["accelerator"]),

@@ -21,7 +21,7 @@ from site_builder.charts.base import (
     result_tooltip,
     short_minutes,
 )
-from site_builder.hardware import DARK_COLOURS, ink_on
+from site_builder.hardware import CHART_COLOURS, ink_on
 from site_builder.i18n import Language
 
 
@@ -55,10 +55,12 @@ def accelerator_comparison(inputs: ChartInputs, lang: Language) -> ChartDraft:
     rows = best[["benchmark", "benchmark_name", "row", "accelerator", "accelerator_vendor", "submitter", "system_id",
                  "system", "total_accelerators", "number_of_nodes", "accelerators_per_node", "score_minutes",
                  "score_source"]]
-    y = alt.Y("row:N", title=None, sort=list(rows["row"]))
+    # Narrow, the accelerator comes first in the label, so that it survives the label's shortening.
+    plotted = rows.assign(row_narrow=rows["accelerator"] + " · " + rows["benchmark_name"], position=range(len(rows)))
+    y = alt.Y("row:N", title=None, sort=alt.EncodingSortField("position", op="min"))
     x = minutes_axis(lang, rows["score_minutes"], _("Time to train (minutes)") + " " + _("(log scale)"),
                      channel=alt.X)
-    chart = alt.Chart(rows).mark_point(filled=True, size=90).encode(
+    chart = alt.Chart(plotted).mark_point(filled=True, size=90).encode(
         x=x, y=y, tooltip=[alt.Tooltip("benchmark_name:N", title=_("Benchmark")), *result_tooltip(lang)],
         **accelerator_encodings(inputs, lang, rows["accelerator"]),
     ).properties(width="container", height=max(160, 22 * len(rows)))
@@ -87,7 +89,7 @@ def accelerator_comparison(inputs: ChartInputs, lang: Language) -> ChartDraft:
                           "scale": lang.number(scale)},
                       " ".join(filter(None, [subtitle, _layouts(lang, rows)])), description,
                       rows.reset_index(drop=True), int(scope["score_minutes"].isna().sum()), len(scope), summary,
-                      columns, narrow=narrow_variant(short_minutes(lang)))
+                      columns, narrow=narrow_variant(short_minutes(lang), fields={"row": "row_narrow"}))
 
 
 def head_to_head(challenger: str, reference: str) -> ChartFactory:
@@ -134,10 +136,9 @@ def head_to_head(challenger: str, reference: str) -> ChartFactory:
             color=accelerator_encodings(inputs, lang, rows["accelerator"], shape=False)["color"],
             tooltip=[*result_tooltip(lang), alt.Tooltip("relative:Q", title=_("Relative to %(reference)s") % {
                 "reference": reference}, format=".1%")])
-        # The name sits inside its bar, in black or white for that bar's colour in the light and dark themes.
+        # The name sits inside its bar, in black or white for that bar's colour (the same in both themes).
         colours = [inputs.hardware.accelerators[a].colour for a in rows["accelerator"]]
-        names = alt.Chart(rows.assign(ink=[ink_on(c) for c in colours],
-                                      ink_dark=[ink_on(DARK_COLOURS.get(c, c)) for c in colours])).mark_text(
+        names = alt.Chart(rows.assign(ink=[ink_on(c) for c in colours])).mark_text(
             align="left", dx=4, fontSize=11).encode(x=alt.datum(0), y=y, yOffset=offset,
                                                     text=alt.Text("accelerator:N"), color=alt.Color("ink:N", scale=None))
         gap_text = base.mark_text(align="left", dx=6, fontSize=11).encode(
@@ -176,8 +177,7 @@ def head_to_head(challenger: str, reference: str) -> ChartFactory:
                           narrow=narrow_variant({x_title: _("Relative to %(reference)s") % {"reference": reference}},
                                                 fields={"minutes_label": "gap_short"},
                                                 # bars end before the middle: the finding fits beside them
-                                                domains={"relative": [0, round(top * 1.3, 2)]}),
-                          dark_fields={"ink": "ink_dark"})
+                                                domains={"relative": [0, round(top * 1.3, 2)]}))
 
     return build
 
@@ -220,14 +220,18 @@ def round_over_round(inputs: ChartInputs, lang: Language) -> ChartDraft:
     x_title = _("Speed-up of the fastest known time, %(previous)s to %(current)s (×)") % {
         "previous": previous, "current": current}
     x = alt.X("speedup:Q", title=x_title, scale=alt.Scale(type="log", padding=12),
-        axis=alt.Axis(values=[0.25, 0.5, 1, 1.5, 2], format=",.2~f"))
+        axis=alt.Axis(values=[0.25, 0.5, 1, 1.5, 2], format=",.2~f", labelOverlap="greedy", labelSeparation=6))
     y = alt.Y("benchmark_name:N", title=None, sort=alt.EncodingSortField("speedup", order="descending"))
-    # Blue and orange for like-for-like points, a hollow grey ring for the others: no alarming red for a
-    # point that only looks slower because of what it compares.
-    palette = {_("faster"): "#0072B2", _("slower"): "#D55E00", _("not like for like"): "#7A7A7A"}
+    # Blue triangles up and vermilion triangles down for like-for-like points, a hollow grey ring for the
+    # others: no alarming red for a point that only looks slower because of what it compares.
+    palette = {_("faster"): ("#0072B2", "triangle-up"), _("slower"): ("#D55E00", "triangle-down"),
+               _("not like for like"): ("#000000", "circle")}
     present = [name for name in palette if name in set(rows["comparison"])]
-    colour = alt.Color("comparison:N", title=None, legend=alt.Legend(orient="bottom"),
-                       scale=alt.Scale(domain=present, range=[palette[n] for n in present]))
+    legend = alt.Legend(orient="bottom")
+    colour = alt.Color("comparison:N", title=None, legend=legend, scale=alt.Scale(
+        domain=present, range=[CHART_COLOURS[palette[n][0]] for n in present]))
+    shape = alt.Shape("comparison:N", title=None, legend=legend, scale=alt.Scale(
+        domain=present, range=[palette[n][1] for n in present]))
     tooltip = [alt.Tooltip("benchmark_name:N", title=_("Benchmark")),
                alt.Tooltip("previous_minutes:Q", title=previous, format=",.4f"),
                alt.Tooltip("current_minutes:Q", title=current, format=",.4f"),
@@ -236,9 +240,9 @@ def round_over_round(inputs: ChartInputs, lang: Language) -> ChartDraft:
     base = alt.Chart(rows)
     rule = alt.Chart(pd.DataFrame({"one": [1.0]})).mark_rule(strokeDash=[3, 3]).encode(x=alt.X("one:Q"))
     like = base.transform_filter("datum.caveat == ''").mark_point(filled=True, size=100).encode(
-        x=x, y=y, color=colour, tooltip=tooltip)
+        x=x, y=y, color=colour, shape=shape, tooltip=tooltip)
     unlike = base.transform_filter("datum.caveat != ''").mark_point(filled=False, size=100, strokeWidth=2).encode(
-        x=x, y=y, color=colour, tooltip=tooltip)
+        x=x, y=y, color=colour, shape=shape, tooltip=tooltip)
     notes = base.transform_filter("datum.caveat != ''").mark_text(align="left", dx=9, fontSize=10).encode(
         x=x, y=y, text=alt.Text("caveat:N")).properties(name="caveats")
     chart = alt.layer(rule, like, unlike, notes).properties(width="container", height=max(140, 40 * len(rows)))

@@ -21,6 +21,7 @@ from site_builder.charts.base import (
     vendor_color,
     who,
 )
+from site_builder.hardware import CHART_COLOURS
 from site_builder.i18n import Language
 
 
@@ -66,7 +67,8 @@ def fastest_per_benchmark(inputs: ChartInputs, lang: Language) -> ChartDraft:
     return ChartDraft(chart, _("Fastest result per benchmark"), _("Fastest known result per benchmark"),
                       _("Minutes to train, lower is faster; label: submitter · accelerators."),
                       description, rows, unscored, len(inputs.current), summary, columns,
-                      narrow=narrow_variant(short_minutes(lang), fields={"label": "short_label"}))
+                      narrow=narrow_variant(short_minutes(lang), fields={"label": "short_label"},
+                                            subtitle=_("Minutes to train, lower is faster; label: accelerators.")))
 
 
 def participation(inputs: ChartInputs, lang: Language) -> ChartDraft:
@@ -114,7 +116,7 @@ def scale_distribution(inputs: ChartInputs, lang: Language) -> ChartDraft:
                 axis=alt.Axis(labelAngle=0, labelOverlap="greedy", labelExpr="format(datum.value, ',d')")),
         y=alt.Y("systems:Q", title=_("Systems"), stack="zero", axis=alt.Axis(format=",d", tickMinStep=1)),
         color=alt.Color("layout:N", title=None, legend=alt.Legend(orient="bottom"), scale=alt.Scale(
-            domain=layouts, range=["#CC79A7" if name == _("single node") else "#0072B2" for name in layouts])),
+            domain=layouts, range=[CHART_COLOURS["#CC79A7" if name == _("single node") else "#0072B2"] for name in layouts])),
         tooltip=[alt.Tooltip("total_accelerators:Q", title=_("Accelerators per system"), format=",d"),
                  alt.Tooltip("layout:N", title=_("Layout")),
                  alt.Tooltip("systems:Q", title=_("Systems"), format=",d")],
@@ -146,7 +148,7 @@ def gpu_minutes(inputs: ChartInputs, lang: Language) -> ChartDraft:
                     "score_source"]].reset_index(drop=True)
     label = _("Accelerator-minutes (time to train × accelerators, log scale)")
     narrow = narrow_variant({label: _("Accelerator-minutes (log)")})
-    chart = alt.Chart(rows).mark_point(filled=True, size=70, opacity=0.8).encode(
+    chart = alt.Chart(rows).mark_point(filled=True, size=70).encode(
         x=alt.X("gpu_minutes:Q", title=label, scale=alt.Scale(type="log", nice=False, padding=12),
                 axis=alt.Axis(format="~s", labelOverlap="greedy")),
         y=alt.Y("benchmark_name:N", title=None, sort=[inputs.benchmark_name(b) for b in order]),

@@ -14,7 +14,6 @@ from site_builder.charts.base import (
     ChartInputs,
     Column,
     NoData,
-    accelerator_encodings,
     accelerators_axis,
     extremes,
     minutes_axis,
@@ -44,12 +43,16 @@ def scaling(benchmark: str) -> ChartFactory:
                        "score_source"]].reset_index(drop=True)
         x = accelerators_axis(rows["total_accelerators"], _("Accelerators"))
         y = minutes_axis(lang, rows["score_minutes"])
-        colour = accelerator_encodings(inputs, lang, rows["accelerator"], shape=False)["color"]
-        submitters = sorted(set(rows["submitter"]))
-        # Colour is the accelerator's (as in every chart); the shape tells submitters apart.
-        shape = alt.Shape("submitter:N", title=_("Submitter"), legend=alt.Legend(orient="bottom", columns=3),
-                          scale=alt.Scale(domain=submitters, range=[SHAPES[i % len(SHAPES)]
-                                                                    for i in range(len(submitters))]))
+        # One legend of the series (submitter and accelerator): the colour is the accelerator's (as in every
+        # chart), the shape the series' own, so that no two series differ by colour alone.
+        series_names = sorted(set(rows["series"]))
+        accelerator_of = dict(zip(rows["series"], rows["accelerator"]))
+        legend = alt.Legend(orient="bottom", columns=2, titleLimit=400)
+        title = _("Submitter · accelerator")
+        colour = alt.Color("series:N", title=title, legend=legend, scale=alt.Scale(
+            domain=series_names, range=inputs.hardware.colours(accelerator_of[s] for s in series_names)))
+        shape = alt.Shape("series:N", title=title, legend=legend, scale=alt.Scale(
+            domain=series_names, range=[SHAPES[i % len(SHAPES)] for i in range(len(series_names))]))
         # Written here in the reader's language: a series' first point has no previous one (Vega would say "null").
         shown = rows.assign(efficiency_text=[lang.percent(v, 1) if pd.notna(v) else
                                              _("not applicable: the first point of its series")
@@ -57,7 +60,7 @@ def scaling(benchmark: str) -> ChartFactory:
         tooltip = result_tooltip(lang, [alt.Tooltip("efficiency_text:N",
                                                     title=_("Scaling efficiency vs the previous point"))])
         base = alt.Chart(shown)
-        ideal = base.mark_line(strokeDash=[4, 4], opacity=0.6).encode(
+        ideal = base.mark_line(strokeDash=[4, 4]).encode(
             x=x, y=alt.Y("ideal_minutes:Q", scale=alt.Scale(type="log")), color=colour, detail=alt.Detail("series:N"))
         measured = base.mark_line().encode(
             x=x, y=y, color=colour, detail=alt.Detail("series:N"), tooltip=tooltip)

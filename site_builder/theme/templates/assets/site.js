@@ -34,6 +34,7 @@
     var t = THEMES[name];
     return {
       background: t.background,
+      view: { stroke: t.grid },
       title: { color: t.ink, subtitleColor: t.soft },
       axis: { labelColor: t.soft, titleColor: t.ink, gridColor: t.grid, domainColor: t.domain, tickColor: t.domain },
       legend: { labelColor: t.soft, titleColor: t.ink, symbolBaseFillColor: t.soft, symbolBaseStrokeColor: t.soft },
@@ -70,14 +71,15 @@
   }
 
   // The spec as drawn at this width and theme: titles wrapped to the measured width; when narrow, short axis
-  // titles, optional layers dropped, legends in as many columns as fit, long labels shortened with an ellipsis.
-  function variant(source, width, theme) {
+  // titles, optional layers dropped, legends in as many columns as fit (at most `columns`, when a drawing found
+  // fewer to fit), long labels shortened with an ellipsis, x labels kept apart.
+  function variant(source, width, theme, columns) {
     var spec = JSON.parse(source), meta = spec.usermeta || {};
     var font = (spec.config && spec.config.font) || "sans-serif";
     var room = Math.max(120, width - 24);
     var narrow = width < NARROW, variants = meta.narrow || {};
     if (meta.title && spec.title) {
-      var lines = titleLines(meta, font, room);
+      var lines = titleLines(meta, font, room, narrow);
       spec.title.text = lines[0];
       spec.title.subtitle = [].concat.apply([], lines.slice(1));
     }
@@ -87,7 +89,7 @@
         if (typeof node.title === "string" && titles[node.title]) node.title = titles[node.title];
         if (Array.isArray(node.layer)) node.layer = node.layer.filter(function (l) { return drop.indexOf(l.name) < 0; });
         if (node.legend && typeof node.legend === "object") {
-          node.legend.columns = Math.max(1, Math.floor(room / 150));
+          node.legend.columns = Math.max(1, Math.min(columns || 99, Math.floor(room / 150)));
           node.legend.labelLimit = 125;
           node.legend.titleLimit = room;
         }
@@ -99,7 +101,7 @@
       });
       spec.config = spec.config || {};
       spec.config.axisY = { labelLimit: Math.round(room * 0.4) };
-      spec.config.axisX = { labelFontSize: 10 };
+      spec.config.axisX = { labelFontSize: 10, labelOverlap: "greedy", labelSeparation: 6 };
     }
     if (theme === "dark" && meta.dark) {
       var colours = meta.dark.colours || {};
@@ -115,9 +117,11 @@
 
   // What a redraw would change: the theme, the variant and the title's lines. Any other width change is
   // Vega's own (the "container" width follows a window resize).
-  function titleLines(meta, font, room) {
+  function titleLines(meta, font, room, narrow) {
     if (!meta.title) return [];
-    return [wrap(meta.title.heading, "bold 15px " + font, room)].concat(meta.title.subtitle.map(function (p) {
+    var subtitle = meta.title.subtitle, short = narrow && meta.narrow && meta.narrow.subtitle;
+    if (short) subtitle = [short].concat(subtitle.slice(1));  // what the narrow chart shows; the note stays
+    return [wrap(meta.title.heading, "bold 15px " + font, room)].concat(subtitle.map(function (p) {
       return wrap(p, "12px " + font, room);
     }));
   }
@@ -126,25 +130,38 @@
     var width = el.clientWidth, spec = el.chartSpec || {};
     var font = (spec.config && spec.config.font) || "sans-serif";
     return [theme, width < NARROW ? "narrow" : "wide",
-            JSON.stringify(titleLines(spec.usermeta || {}, font, Math.max(120, width - 24)))].join(":");
+            JSON.stringify(titleLines(spec.usermeta || {}, font, Math.max(120, width - 24), width < NARROW))].join(":");
   }
 
-  function draw(el) {
+  // Whether a legend of the drawn chart reaches past its box (a legend starts where the plot does, after the
+  // y labels, so how many columns fit is known once drawn).
+  function legendOverflows(el) {
+    var box = el.getBoundingClientRect();
+    return Array.prototype.some.call(el.querySelectorAll("svg.marks .role-legend"), function (legend) {
+      var r = legend.getBoundingClientRect();
+      return r.right > box.right + 0.5 || r.left < box.left - 0.5;
+    });
+  }
+
+  function draw(el, columns) {
     var source = document.getElementById(el.getAttribute("data-spec"));
     if (!source || el.clientWidth === 0) return;
     el.chartSpec = el.chartSpec || JSON.parse(source.textContent);
-    var theme = themeName();
+    var theme = themeName(), narrow = el.clientWidth < NARROW;
     el.setAttribute("data-theme", theme);
-    el.setAttribute("data-layout", el.clientWidth < NARROW ? "narrow" : "wide");
+    el.setAttribute("data-layout", narrow ? "narrow" : "wide");
     el.chartKey = layoutKey(el, theme);
+    var drawnColumns = Math.max(1, Math.min(columns || 99, Math.floor(Math.max(120, el.clientWidth - 24) / 150)));
     // The page's Content-Security-Policy allows no eval and no inline style: parse expressions with Vega's
     // interpreter (ast + expr) and keep vega-embed and vega-tooltip from injecting <style> (site.css has the rules).
     var options = { actions: false, renderer: "svg", ast: true, expr: window.vega && window.vega.expressionInterpreter,
                     defaultStyle: false, tooltip: { disableDefaultStyle: true }, config: themeConfig(theme) };
     var previous = el.chartView;
-    window.vegaEmbed(el, variant(source.textContent, el.clientWidth, theme), options).then(function (result) {
+    window.vegaEmbed(el, variant(source.textContent, el.clientWidth, theme, columns), options).then(function (result) {
       if (previous) previous.finalize();
       el.chartView = result.view;
+      // A narrow legend too wide for the box: drawn again with one column fewer (data-drawn waits for the last).
+      if (narrow && drawnColumns > 1 && legendOverflows(el)) { draw(el, drawnColumns - 1); return; }
       el.setAttribute("data-drawn", el.chartKey);
     }).catch(function (error) { console.error(error); });
   }
@@ -171,7 +188,7 @@
         });
       }).observe(el);
     });
-    var redrawAll = function () { charts.forEach(draw); };
+    var redrawAll = function () { charts.forEach(function (el) { draw(el); }); };
     [darkQuery, printQuery].forEach(function (query) {
       if (query && query.addEventListener) query.addEventListener("change", redrawAll);
     });
