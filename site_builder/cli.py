@@ -407,7 +407,7 @@ def ingest(path: Path, round_name: str, out: Path | None, ruleset: str | None, s
     from site_builder.ingest import ingest_results
 
     if not _ROUND.match(round_name):  # it names a folder: '../../x' would write outside the project
-        _fail(SiteError(Problem(f"--round {round_name!r} is not 'v' and two numbers, as in site.toml (like v1.0)")),
+        _fail(SiteError(Problem(f"--round {round_name!r} is not 'v' and two numbers, as in site.toml (like v2.3)")),
               "ingest failed", "; nothing was read")
     try:
         config = load_config(root)

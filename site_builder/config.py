@@ -248,7 +248,7 @@ def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
                        shown, _line_of(text, "default_language"))
     for key in ("round", "previous_round"):
         if key in valid and not _ROUND.match(valid[key]):
-            problems.error(f"'{key}' must be 'v' and two numbers (like v1.0), not {valid[key]!r}", shown,
+            problems.error(f"'{key}' must be 'v' and two numbers (like v2.3), not {valid[key]!r}", shown,
                            _line_of(text, key))
     if "round" in valid and valid.get("previous_round") == valid["round"]:
         problems.error(f"'previous_round' is the same round as 'round' ({valid['round']}); "

@@ -9,7 +9,7 @@ and one per vendor, so an accelerator looks the same in every chart.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pandas as pd
@@ -77,6 +77,14 @@ class Hardware:
         """The given accelerators in table order (newest families first, as the table lists them)."""
         present = set(accelerators)
         return [name for name in self.accelerators if name in present]
+
+    def shaped_for(self, accelerators) -> "Hardware":
+        """This table with shapes dealt again, in table order, to the accelerators a site shows: a table of every
+        round since the first lists more accelerators than there are distinct shapes, a site's rounds fewer."""
+        present = self.in_order(accelerators)
+        shapes = {name: SHAPES[position % len(SHAPES)] for position, name in enumerate(present)}
+        return replace(self, accelerators={name: replace(accelerator, shape=shapes.get(name, accelerator.shape))
+                                           for name, accelerator in self.accelerators.items()})
 
     def vendors_in_order(self, vendors) -> list[str]:
         present = set(vendors)

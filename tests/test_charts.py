@@ -312,12 +312,14 @@ def test_log_ticks_are_bounded_for_any_value():
 
 
 def test_every_accelerator_has_a_shape_of_its_own_and_points_coloured_by_a_category_get_shapes(inputs):
-    """No two accelerators of the table share a shape (so GB200 and GB300 differ by more than colour), and a
+    """No two accelerators of the site's rounds share a shape (so GB200 and GB300 differ by more than colour), and a
     project's point chart coloured by a category gets a shape per category too, in one legend."""
     from site_builder.charts import with_palette
+    from site_builder.hardware import SHAPES
 
-    shapes = [a.shape for a in inputs.hardware.accelerators.values()]
-    assert len(set(shapes)) == len(shapes)
+    shown = set(inputs.dataset.results["accelerator"])
+    shapes = [a.shape for name, a in inputs.hardware.accelerators.items() if name in shown]
+    assert len(set(shapes)) == len(shapes) and len(inputs.hardware.accelerators) > len(SHAPES) >= len(shapes)
     spec = with_palette({"mark": {"type": "point"}, "encoding": {
         "color": {"field": "kind", "type": "nominal", "title": "Kind"}, "x": {"field": "v", "type": "quantitative"}}})
     assert spec["encoding"]["shape"]["field"] == "kind" and spec["encoding"]["shape"]["title"] == "Kind"

@@ -61,7 +61,7 @@ def test_bad_values(tmp_path):
     text = str(caught.value)
     assert "site.toml:2: error: 'default_language' 'fr' is not in 'languages'" in text
     assert "site.toml:3: error: base URL 'example.org' must be an absolute http(s) URL" in text
-    assert "site.toml:5: error: 'previous_round' must be 'v' and two numbers (like v1.0)" in text
+    assert "site.toml:5: error: 'previous_round' must be 'v' and two numbers (like v2.3)" in text
 
 
 def test_invalid_toml_names_line(tmp_path):

@@ -413,7 +413,7 @@ def test_a_round_that_is_not_v_and_two_numbers_is_refused_before_reading(tmp_pat
     make_result(tmp_path / "repo")
     result = CliRunner().invoke(main, ["ingest", str(tmp_path / "repo"), "--round", name])
     assert result.exit_code == 1
-    assert f"error: --round {name!r} is not 'v' and two numbers, as in site.toml (like v1.0)" in result.stderr
+    assert f"error: --round {name!r} is not 'v' and two numbers, as in site.toml (like v2.3)" in result.stderr
     assert "nothing was read" in result.stderr and not (tmp_path / "x").exists()
     assert sorted(p.name for p in (tmp_path / "p").rglob("*")) == ["accelerators.csv", "data", "site.toml",
                                                                   "vendors.csv"]

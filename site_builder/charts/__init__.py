@@ -104,6 +104,7 @@ class ChartSet:
 def prepare_inputs(dataset: Dataset, hardware: Hardware, info: RoundInfo, round_name: str,
                    previous_round: str | None, problems: Collector, names: DisplayNames | None = None) -> ChartInputs:
     """Chart inputs with the round's features; unknown names in round.toml's [charts] go to `problems`."""
+    hardware = hardware.shaped_for(dataset.results["accelerator"])
     features = resolve_features(info, dataset, round_name, hardware, problems)
     return ChartInputs(dataset, round_name, previous_round, hardware, features, names or DisplayNames())
 
