@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from site_builder import sources
-from site_builder.errors import Collector, project_root
+from site_builder.errors import Collector, SiteError, project_root
 
 # Column -> kind. "str" may be empty unless listed in _REQUIRED; numbers may be empty only where
 # listed in _OPTIONAL_NUMBERS (an empty score means "not available", shown as missing).
@@ -269,7 +269,9 @@ def load_dataset(data_dir: Path, rounds: list[str], root: Path | None = None) ->
             problems.error(f"no results: the file of round {round_name} has a header but no rows", shown, 1)
             continue
         frame["file"] = shown
-        if _guarded(_check_results, shown, problems)(frame, round_name, benchmarks, known_benchmarks,
+        # a benchmark of an earlier round that the catalog does not describe is named in that round's round.toml
+        named_here = _round_benchmarks(data_dir, round_name, root, problems)
+        if _guarded(_check_results, shown, problems)(frame, round_name, benchmarks, known_benchmarks | named_here,
                                                       problems, shown) is not None:
             frames.append(frame)
     problems.raise_if_any()
@@ -330,6 +332,16 @@ def _guarded(function, shown: str, problems: Collector):
     return call
 
 
+def _round_benchmarks(data_dir: Path, round_name: str, root: Path | None, problems: Collector) -> set[str]:
+    from site_builder.rounds import load_round_info
+
+    try:
+        return set(load_round_info(data_dir, round_name, root).benchmarks)
+    except SiteError as error:  # reported with the table's own problems, all at once
+        problems.extend(error)
+        return set()
+
+
 def _check_results(frame: pd.DataFrame, round_name: str, benchmarks: pd.DataFrame | None,
                    known_benchmarks: set[str], problems: Collector, shown: str) -> bool:
     """Checks across columns and rows of one round's results."""
@@ -338,7 +350,8 @@ def _check_results(frame: pd.DataFrame, round_name: str, benchmarks: pd.DataFram
             problems.error(f"column 'round' has {row['round']!r} in the folder of {round_name}", shown, row["line"])
         if benchmarks is not None and row["benchmark"] and row["benchmark"] not in known_benchmarks:
             problems.error(f"column 'benchmark' has unknown benchmark {row['benchmark']!r}", shown, row["line"],
-                           hint=f"known: {', '.join(sorted(known_benchmarks)) or 'none'} (data/benchmarks.csv)")
+                           hint=f"known: {', '.join(sorted(known_benchmarks)) or 'none'} (data/benchmarks.csv, "
+                                f"and the [benchmarks] of the round's round.toml)")
         if (pd.notna(row["number_of_nodes"]) and pd.notna(row["accelerators_per_node"])
                 and pd.notna(row["total_accelerators"])
                 and int(row["number_of_nodes"]) * int(row["accelerators_per_node"]) != int(row["total_accelerators"])):
@@ -351,9 +364,13 @@ def _check_results(frame: pd.DataFrame, round_name: str, benchmarks: pd.DataFram
             problems.error("column 'rcp_scaling_factor' is zero; it must be greater than 0 (empty means 1)",
                            shown, row["line"])
         _check_provenance(row, problems, shown)
-    duplicated = frame[frame.duplicated(list(RESULT_KEY), keep="first")]
-    for _, row in duplicated.iterrows():
-        first = frame[(frame[list(RESULT_KEY)] == row[list(RESULT_KEY)]).all(axis=1)]["line"].iloc[0]
+    # One submitter may hold two folders of a round (a power submission beside the plain one, as in one round's
+    # results repository): rows that differ by their folder are two results.
+    key = [*RESULT_KEY, "submitter_dir"] if "submitter_dir" in frame else list(RESULT_KEY)
+    keyed = frame[key].fillna("")
+    duplicated = frame[keyed.duplicated(keep="first")]
+    for index, row in duplicated.iterrows():
+        first = frame[(keyed == keyed.loc[index]).all(axis=1)]["line"].iloc[0]
         problems.error(f"duplicate result ({', '.join(str(row[k]) for k in RESULT_KEY)}), first on line {first}",
                        shown, row["line"])
     return True

@@ -50,6 +50,8 @@ AVAILABILITY = {
     "Preview": "preview",
     "Research, Development, or Internal (RDI)": "rdi",
 }
+# Division as a few early descriptions spell it (the rules' two divisions are "closed" and "open").
+DIVISION_SPELLING = {"close": "closed"}
 # Before the 4.1 rules the checker took any status: submitters wrote the values of mlperf_logging.mllog.constants
 # ("onprem", "cloud", "research") or the category in their own spelling ("Available in cloud"). Compared by letters
 # only, lower case -> (availability, hosting).
@@ -201,9 +203,15 @@ def _system_columns(desc: dict, system_file: str, hardware: Hardware, problems: 
         value = desc.get(key, "")
         return "" if value is None else str(value).strip()
 
+    def whole(key: str) -> int:  # "8", or 1.0 as some descriptions write a count
+        number = float(text(key))
+        if not number.is_integer():
+            raise ValueError(key)
+        return int(number)
+
     try:
-        per_node, nodes = int(text("accelerators_per_node")), int(text("number_of_nodes"))
-    except ValueError:
+        per_node, nodes = whole("accelerators_per_node"), whole("number_of_nodes")
+    except (ValueError, OverflowError):
         raise _Failed(f"system description {system_file} has no integer accelerators_per_node and "
                       f"number_of_nodes") from None
     model = text("accelerator_model_name")
@@ -224,7 +232,7 @@ def _system_columns(desc: dict, system_file: str, hardware: Hardware, problems: 
                                 system_file, severity="warning"))
     submitter = {"submitter": text("submitter")} if text("submitter") else {}  # else the folder's name stays
     return {
-        **submitter, "division": text("division").lower(), "availability": availability,
+        **submitter, "division": DIVISION_SPELLING.get(text("division").lower(), text("division").lower()), "availability": availability,
         "hosting": hosting, "system_name": text("system_name"),
         "accelerator": accelerator, "accelerator_vendor": vendor, "accelerator_model": model,
         "accelerators_per_node": str(per_node), "number_of_nodes": str(nodes),

@@ -548,3 +548,11 @@ def test_status_values_of_rules_before_4_1_are_understood(tmp_path, status, avai
     [row] = report.rows
     assert (row["availability"], row["hosting"]) == (availability, hosting)
     assert not [p for p in messages(report) if "status" in p]
+
+
+def test_a_count_written_as_a_whole_float_is_read_and_a_fraction_is_not(tmp_path):
+    make_result(tmp_path, system="whole", system_json={**SYSTEM, "number_of_nodes": 1.0})
+    make_result(tmp_path, system="half", system_json={**SYSTEM, "number_of_nodes": "1.5"})
+    rows = {row["system_id"]: row for row in ingest_results(tmp_path, "v5.1", HARDWARE).rows}
+    assert (rows["whole"]["number_of_nodes"], rows["whole"]["total_accelerators"]) == ("1", "8")
+    assert rows["half"]["score_source"].startswith("not computed: system description Acme/systems/half.json has no integer")
