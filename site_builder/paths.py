@@ -10,6 +10,7 @@ CHOOSER = "index.html"  # the language chooser, the site's root
 NOT_FOUND = "404.html"
 SITEMAP = "sitemap.xml"
 ROBOTS = "robots.txt"
+SEARCH_INDEX = "pagefind/"  # the search index's folder (Pagefind's files), every language's
 
 
 def home(lang: str) -> str:
@@ -74,6 +75,10 @@ def benchmark(lang: str, benchmark_id: str) -> str:
 
 def claims(lang: str) -> str:
     return f"{lang}/claims/index.html"
+
+
+def search(lang: str) -> str:
+    return f"{lang}/search/index.html"
 
 
 def feed(lang: str) -> str:
