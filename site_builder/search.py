@@ -5,8 +5,8 @@ loads `pagefind/pagefind.js` and searches only its own language. What is indexed
 whose template marks it `data-pagefind-body` (home, articles, benchmarks with their result rows, charts,
 claims), not menus or footers.
 
-The index is one output: it is made again, whole, when a page it indexes was made from something else (the
-pages' own records say so), and kept as it is otherwise. Pagefind's binary comes from the `pagefind_bin` or
+The index is one output: it is made again, whole, when a page it indexes changed, and kept as it is otherwise
+(Pagefind runs in about a second for the shipped site's hundred pages). Pagefind's binary comes from the `pagefind_bin` or
 `pagefind_bin_extended` package (never from PATH, which may hold another version); site.toml's
 `search = false` builds the site without search.
 """
@@ -14,6 +14,7 @@ pages' own records say so), and kept as it is otherwise. Pagefind's binary comes
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
 import importlib.metadata
 import json
@@ -56,34 +57,36 @@ def version() -> str:
 
 
 def add_index(outputs: freshness.Outputs, site_pages: list, out_dir: Path, work: Path) -> None:
-    """The index of `site_pages`' searchable pages, under paths.SEARCH_INDEX: kept when every page it indexes
-    is (each page's key and reads are what it was made from), else made in `work` (a folder of the build's
-    spool) and added to `outputs`."""
-    pages = sorted(page.path for page in site_pages if indexed(page))
-    key = freshness.digest((version(), [(path, outputs.records[path]) for path in pages]))
+    """The index of `site_pages`' searchable pages, under paths.SEARCH_INDEX: kept when the pages it indexes
+    are byte for byte what it was made from, else made in `work` (a folder of the build's spool) and added to
+    `outputs`. Keyed on the pages' bytes, not on their records: a page made again the same indexes the same."""
+    pages_dir = work / "pages"
+    key = hashlib.blake2b(version().encode(), digest_size=16)
+    site = Path(os.path.realpath(out_dir))
+    for path in sorted(page.path for page in site_pages if indexed(page)):
+        outputs.files.link(path, site, pages_dir / path)  # a hard link: the bytes are read once, here
+        key.update(f"\0{path}\0".encode() + hashlib.blake2b((pages_dir / path).read_bytes()).digest())
+    key = key.hexdigest()
     previous = sorted(path for path in outputs.previous if path.startswith(paths.SEARCH_INDEX))
-    # The entry's key also names every file of the index, so one removed by hand makes it again.
+    # The entry's key also names every file of the index, so that one removed by hand makes it again.
     if ENTRY in previous and outputs.previous[ENTRY][0] == freshness.digest((key, previous)):
         for path in previous:
             outputs.current(path, outputs.previous[path][0])
         return
-    made = _run_pagefind(outputs.files, pages, Path(os.path.realpath(out_dir)), work)
+    made = _run_pagefind(pages_dir, work / "index")
     listed = sorted(made)
     for path, content in made.items():
         outputs.add(path, freshness.digest((key, listed)) if path == ENTRY else key, content, {})
 
 
-def _run_pagefind(files: output.SiteFiles, pages: list[str], site: Path, work: Path) -> dict:
-    """Output path -> content of the index Pagefind makes of `pages` (their files linked into `work`)."""
-    pages_dir, index_dir = work / "pages", work / "index"
-    for path in pages:
-        files.link(path, site, pages_dir / path)
+def _run_pagefind(pages_dir: Path, index_dir: Path) -> dict:
+    """Output path -> content of the index Pagefind makes of the pages in `pages_dir`."""
     command = [str(binary()), "--site", str(pages_dir), "--output-path", str(index_dir), "--keep-index-url",
                "--silent"]
     # Its own folder and no PAGEFIND_* variables: a pagefind.yml or a setting of the user's changes nothing.
     env = {name: value for name, value in os.environ.items() if not name.startswith("PAGEFIND_")}
     try:
-        done = subprocess.run(command, cwd=work, env=env, capture_output=True, text=True, check=False)
+        done = subprocess.run(command, cwd=index_dir.parent, env=env, capture_output=True, text=True, check=False)
     except OSError as error:
         raise SiteError(Problem(f"site search: cannot run Pagefind ({command[0]}): {error.strerror or error}",
                                 "site.toml", hint=INSTALL_HINT)) from None

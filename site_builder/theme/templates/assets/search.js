@@ -53,7 +53,7 @@
       var link = document.createElement("a");
       link.href = new URL(result.url.replace(/^\/+/, ""), root).href;
       link.textContent = (result.meta && result.meta.title) || result.url;
-      var section = result.filters && result.filters.section && result.filters.section[0];
+      var section = result.meta && result.meta.section;
       if (section) {
         var kind = document.createElement("span");
         kind.className = "note";
