@@ -1,5 +1,5 @@
 /* site-builder: the search page. Loads Pagefind's index (of this page's language, by its <html lang>) and lists
-   what it finds, linked relative to the site's root so the site works from any sub-path. The messages are the
+   what it finds, linked from the site's root wherever it is served (any sub-path). The messages are the
    form's data attributes, in the page's language. Opened as a file, the browser will not load the index (nor
    compile its WebAssembly): the page says so and keeps its list of every page. */
 (function () {
@@ -24,24 +24,33 @@
   function load() {
     if (!engine) {
       engine = import(new URL(form.getAttribute("data-index"), location.href).href).then(function (pagefind) {
-        return pagefind.options({ excerptLength: 24 }).then(function () { return pagefind; });
+        // Result URLs start at the site's root, wherever it is served from (a sub-path).
+        return pagefind.options({ baseUrl: root.pathname, excerptLength: 24 }).then(function () { return pagefind; });
       });
     }
     return engine;
   }
 
   // Pagefind's excerpt is escaped text with <mark> around the words found: rebuilt as nodes, never as HTML.
+  var ENTITIES = { amp: "&", lt: "<", gt: ">", quot: "\"", apos: "'" };
+  function unescape(text) {
+    return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, function (entity, name) {
+      if (name[0] !== "#") return ENTITIES[name.toLowerCase()] || entity;
+      return String.fromCodePoint(name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10));
+    });
+  }
+
   function excerpt(html) {
     var p = document.createElement("p");
     html.split(/(<mark>.*?<\/mark>)/).forEach(function (part) {
+      if (!part) return;
       var marked = /^<mark>/.test(part);
-      var text = new DOMParser().parseFromString(marked ? part.slice(6, -7) : part, "text/html").documentElement.textContent;
-      if (!text) return;
+      var text = document.createTextNode(unescape(marked ? part.slice(6, -7) : part));
       if (marked) {
         var mark = document.createElement("mark");
-        mark.textContent = text;
+        mark.appendChild(text);
         p.appendChild(mark);
-      } else p.appendChild(document.createTextNode(text));
+      } else p.appendChild(text);
     });
     return p;
   }
@@ -51,7 +60,7 @@
     results.forEach(function (result) {
       var item = document.createElement("li");
       var link = document.createElement("a");
-      link.href = new URL(result.url.replace(/^\/+/, ""), root).href;
+      link.href = result.url;
       link.textContent = (result.meta && result.meta.title) || result.url;
       var section = result.meta && result.meta.section;
       if (section) {
