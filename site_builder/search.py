@@ -5,10 +5,10 @@ loads `pagefind/pagefind.js` and searches only its own language. What is indexed
 whose template marks it `data-pagefind-body` (home, articles, benchmarks with their result rows, charts,
 claims), not menus or footers.
 
-The index is one output: it is made again, whole, when a page it indexes changed, and kept as it is otherwise
-(Pagefind runs in about a second for the shipped site's hundred pages). Pagefind's binary comes from the `pagefind_bin` or
-`pagefind_bin_extended` package (never from PATH, which may hold another version); site.toml's
-`search = false` builds the site without search.
+The index is one output: it is made again, whole, when a page it indexes changed (or the site's other inputs,
+this code among them), and kept as it is otherwise. Pagefind's binary comes from the `pagefind_bin_extended` or
+`pagefind_bin` package (never from PATH, which may hold another version); site.toml's `search = false` builds
+the site without search.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def add_index(outputs: freshness.Outputs, site_pages: list, out_dir: Path, work:
     are byte for byte what it was made from, else made in `work` (a folder of the build's spool) and added to
     `outputs`. Keyed on the pages' bytes, not on their records: a page made again the same indexes the same."""
     pages_dir = work / "pages"
-    key = hashlib.blake2b(version().encode(), digest_size=16)
+    key = hashlib.blake2b(f"{version()}\0{outputs.answers.site}".encode(), digest_size=16)
     site = Path(os.path.realpath(out_dir))
     for path in sorted(page.path for page in site_pages if indexed(page)):
         outputs.files.link(path, site, pages_dir / path)  # a hard link: the bytes are read once, here

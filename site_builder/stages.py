@@ -1,8 +1,8 @@
 """The build's stages, in order: each reads what the earlier ones left in the `BuildState` and adds its own.
 
 languages -> data -> charts -> content (gate: every input problem is reported by now) -> figures and claims ->
-pages planned -> images -> pages rendered -> feeds and indexes -> search index -> the site written. Every output goes through
-`freshness.Outputs`, which keeps the previous build's file when what it recorded reading is unchanged.
+pages planned -> images -> pages rendered -> feeds and indexes -> search index -> the site written. Every output
+goes through `freshness.Outputs`, which keeps the previous build's file when what it recorded reading is unchanged.
 """
 
 from __future__ import annotations
