@@ -10,7 +10,6 @@ CHOOSER = "index.html"  # the language chooser, the site's root
 NOT_FOUND = "404.html"
 SITEMAP = "sitemap.xml"
 ROBOTS = "robots.txt"
-SEARCH_INDEX = "pagefind/"  # the search index's folder (Pagefind's files), every language's
 
 
 def home(lang: str) -> str:
@@ -79,6 +78,12 @@ def claims(lang: str) -> str:
 
 def search(lang: str) -> str:
     return f"{lang}/search/index.html"
+
+
+def search_index(lang: str) -> str:
+    """The folder of a language's search index (Pagefind's files): one per language, so that an edit makes
+    only its language's again."""
+    return f"pagefind/{lang}/"
 
 
 def feed(lang: str) -> str:

@@ -18,9 +18,9 @@ from tests.test_incremental import identities, snapshot
 
 
 def indexed_text(site: Path) -> str:
-    """Every page's text as the index holds it (each fragment is "pagefind_dcd" and JSON, gzipped)."""
+    """Every page's text as the indexes hold it (each fragment is "pagefind_dcd" and JSON, gzipped)."""
     texts = []
-    for fragment in sorted((site / "pagefind/fragment").iterdir()):
+    for fragment in sorted((site / "pagefind").glob("*/fragment/*")):
         data = json.loads(gzip.decompress(fragment.read_bytes()).removeprefix(b"pagefind_dcd"))
         texts.append(f"{data['url']} {data['content']}")
     return "\n".join(texts)
@@ -33,23 +33,23 @@ def index_files(site: Path) -> dict:
 def test_the_index_covers_each_language_main_content_not_menus(mini_site, warm_cache, tmp_path):
     out = tmp_path / "out"
     build_site(mini_site, out, jobs=1)
-    entry = json.loads((out / "pagefind/pagefind-entry.json").read_text())
-    assert sorted(entry["languages"]) == ["en", "nl"]
+    for lang in ("en", "nl"):  # an index per language, of that language's pages
+        assert list(json.loads((out / f"pagefind/{lang}/pagefind-entry.json").read_text())["languages"]) == [lang]
     text = indexed_text(out)
     assert "/en/articles/hello/index.html" in text and "/nl/articles/alleen/index.html" in text
     assert "Skip to content" not in text and "Atom feed" not in text  # header and footer are not indexed
     assert "/search/" not in text and "/embed/" not in text  # nor the search pages, nor embeds
-    assert not list((out / "pagefind").glob("pagefind-ui*"))  # Pagefind's own UI is not shipped
+    assert not list((out / "pagefind").glob("*/pagefind-ui*"))  # Pagefind's own UI is not shipped
     for lang in ("en", "nl"):
         page = (out / f"{lang}/search/index.html").read_text()
-        assert "'wasm-unsafe-eval'" in page and 'data-index="../../pagefind/pagefind.js"' in page
+        assert "'wasm-unsafe-eval'" in page and f'data-index="../../pagefind/{lang}/pagefind.js"' in page
         assert "'wasm-unsafe-eval'" not in (out / f"{lang}/index.html").read_text()  # only where it is needed
 
 
 def test_an_edit_remakes_the_index_and_a_change_elsewhere_leaves_it(mini_site, warm_cache, tmp_path, monkeypatch):
     runs = []
-    real = search._run_pagefind
-    monkeypatch.setattr(search, "_run_pagefind", lambda *args: runs.append(1) or real(*args))
+    real = search._start_pagefind
+    monkeypatch.setattr(search, "_start_pagefind", lambda *args: runs.append(args[0].parent.name) or real(*args))
     shutil.copytree(Path(search.__file__).parent / "theme/templates", mini_site / "templates")
     toml = mini_site / "site.toml"
     toml.write_text("\n".join(line for line in toml.read_text().splitlines() if not line.startswith("templates_dir")))
@@ -59,18 +59,19 @@ def test_an_edit_remakes_the_index_and_a_change_elsewhere_leaves_it(mini_site, w
     article = mini_site / "content/en/hello.md"
     article.write_text(article.read_text().replace("Some text", "Some zanzibarian text"))
     build_site(mini_site, out, jobs=1)
-    assert "zanzibarian" in indexed_text(out) and index_files(out) != first and len(runs) == 2
+    assert runs == ["en", "nl", "en"]  # the edit makes only its language's index again
+    assert "zanzibarian" in indexed_text(out) and index_files(out) != first
     second = index_files(out)
     # What no indexed page reads changes (the feeds' template): the index is kept, Pagefind not run.
     feed = mini_site / "templates/feed.xml"
     feed.write_text(feed.read_text().replace("<feed ", "<!-- edited -->\n<feed ", 1))
     report = build_site(mini_site, out, jobs=1)
-    assert report.written == 2 and index_files(out) == second and len(runs) == 2  # the two feeds
+    assert report.written == 2 and index_files(out) == second and len(runs) == 3  # the two feeds
     # A file of the index removed by hand: the index is made again, whole.
-    next((out / "pagefind/fragment").iterdir()).unlink()
+    next((out / "pagefind/nl/fragment").iterdir()).unlink()
     feed.write_text(feed.read_text() + "\n")
     build_site(mini_site, out, jobs=1)
-    assert len(runs) == 3 and set(index_files(out)) == set(second)
+    assert runs[3:] == ["nl"] and set(index_files(out)) == set(second)
 
 
 def test_the_index_is_byte_identical_from_one_build_to_the_next(mini_site, warm_cache, tmp_path):
