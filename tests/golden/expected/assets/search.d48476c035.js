@@ -18,7 +18,7 @@
   var latest = 0;  // the newest query: an older one's results arriving late are dropped
 
   function message(name, query) {
-    return form.getAttribute("data-" + name).replace("{query}", query);
+    return form.getAttribute("data-" + name).replace("{query}", function () { return query; });  // "$&" stays
   }
 
   function load() {
