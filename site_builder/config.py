@@ -43,6 +43,9 @@ class SiteConfig:
     charts_dir: Path = Path("charts")
     """The project's own charts: Python modules declaring charts with `@chart` (README, "Add a chart");
     optional."""
+    search: bool = True
+    """A search page per language, with an index made by Pagefind (the `pagefind` package, its binary
+    included); `search = false` builds the site without them, and without needing Pagefind."""
 
     def __identity__(self) -> tuple:  # in a planned page's key: site.toml is among the site's inputs (`uptodate`)
         return ("config",)
@@ -115,6 +118,7 @@ _SCHEMA: dict[str, tuple[type, bool, str]] = {
     "templates_dir": (str, False, "folder of Jinja2 templates (default: templates)"),
     "locales_dir": (str, False, "folder of gettext catalogs (default: locales)"),
     "charts_dir": (str, False, "folder of the project's chart modules (default: charts)"),
+    "search": (bool, False, "a search page per language, indexed by Pagefind (default: true)"),
 }
 _DEFAULT_DIRS = {"content_dir": "content", "data_dir": "data",
                  "templates_dir": "templates", "locales_dir": "locales", "charts_dir": "charts"}
@@ -291,5 +295,6 @@ def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
         base_url=url,
         round=raw["round"],
         previous_round=raw.get("previous_round"),
+        search=raw.get("search", True),
         **dirs,
     )

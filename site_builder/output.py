@@ -94,6 +94,26 @@ class SiteFiles:
     def __contains__(self, path: str) -> bool:
         return path in self._files
 
+    def link(self, path: str, site: Path, to: Path) -> None:
+        """Put the output at `path` in the file `to` (a hard link where it can be: nothing is read), for a tool
+        that reads files (the search indexer). `site`: the folder of the previous site, for a kept file."""
+        content = self._files[path]
+        to.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, (Keep, FromFile)) and not getattr(content, "skip", 0):
+            try:
+                os.link(site / path if isinstance(content, Keep) else content.path, to)
+                return
+            except OSError:  # another filesystem, or one without hard links: copied
+                pass
+        if isinstance(content, Keep):
+            shutil.copyfile(site / path, to)
+        elif isinstance(content, FromFile):
+            with open(content.path, "rb") as source, open(to, "wb") as target:
+                source.seek(content.skip)
+                shutil.copyfileobj(source, target)
+        else:
+            to.write_bytes(content)
+
     def __len__(self) -> int:
         return len(self._files)
 

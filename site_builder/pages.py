@@ -39,6 +39,7 @@ from site_builder.views import (
     EmbedView,
     HomeView,
     RedirectView,
+    SearchView,
     SiteView,
     View,
 )
@@ -270,6 +271,8 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
         site.append(_benchmarks_page(plan, lang))
         site += [_benchmark_page(plan, lang, benchmark) for benchmark in round_benchmarks]
         site.append(_claims_page(plan, lang, claims))
+        if config.search:
+            site.append(_search_page(plan, lang))
     site.append(Page(paths.NOT_FOUND, None, "404.html", "404", {}, plan.view(ChooserView, homes=homes),
                      in_sitemap=False))
     return site
@@ -468,6 +471,17 @@ def _benchmarks_page(plan: _Plan, lang: Language) -> Page:
                 x_default=paths.benchmarks(plan.config.default_language),
                 late=lambda: plan.view(BenchmarksView, "benchmarks",
                                        benchmarks=plan.benchmark_entries(lang, paths.benchmarks(code))))
+
+
+def _search_page(plan: _Plan, lang: Language) -> Page:
+    """The language's search page; its index is made with the site (`search`)."""
+    code = lang.code
+    return Page(paths.search(code), code, "search.html", lang.gettext("Search"), plan.every_language(paths.search),
+                plan.view(SearchView, "search", articles=_articles_by_language(plan, code)[0],
+                          benchmarks=[(plan.dataset.benchmarks.loc[b, "name"], paths.benchmark(code, b))
+                                      for b in plan.round_benchmarks],
+                          charts=[c for (c_lang, _), c in plan.charts_by.items() if c_lang == code]),
+                x_default=paths.search(plan.config.default_language))
 
 
 def alias_pages(config: SiteConfig, languages: list[Language], aliases: dict[str, str],

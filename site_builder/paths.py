@@ -81,6 +81,16 @@ def claims(lang: str) -> str:
     return f"{lang}/claims/index.html"
 
 
+def search(lang: str) -> str:
+    return f"{lang}/search/index.html"
+
+
+def search_index(lang: str) -> str:
+    """The folder of a language's search index (Pagefind's files): one per language, so that an edit makes
+    only its language's again."""
+    return f"pagefind/{lang}/"
+
+
 def feed(lang: str) -> str:
     return f"{lang}/feed.xml"
 

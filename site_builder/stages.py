@@ -1,8 +1,8 @@
 """The build's stages, in order: each reads what the earlier ones left in the `BuildState` and adds its own.
 
 languages -> data -> charts -> content (gate: every input problem is reported by now) -> figures and claims ->
-pages planned -> images -> pages rendered -> feeds and indexes -> the site written. Every output goes through
-`freshness.Outputs`, which keeps the previous build's file when what it recorded reading is unchanged.
+pages planned -> images -> pages rendered -> feeds and indexes -> search index -> the site written. Every output
+goes through `freshness.Outputs`, which keeps the previous build's file when what it recorded reading is unchanged.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from site_builder import (
     parallel,
     paths,
     render,
+    search,
     shortcodes,
     uptodate,
 )
@@ -294,6 +295,12 @@ def make_feeds_and_indexes(state: BuildState) -> None:
         site)
 
 
+def make_search_index(state: BuildState) -> None:
+    """The search index of the pages as this build leaves them (Pagefind's files, every language's)."""
+    if state.config.search:
+        search.add_index(state.outputs, state.site_pages, state.out_dir, state.spool / "search")
+
+
 def write(state: BuildState) -> None:
     """The site swapped in at once; what each output read, recorded for the next build."""
     outputs, chart_set = state.outputs, state.chart_set
@@ -319,6 +326,7 @@ STAGES = (
     Stage("making images", make_images),
     Stage("rendering pages", render_pages),
     Stage("making feeds and indexes", make_feeds_and_indexes),
+    Stage("indexing for search", make_search_index),
     Stage("writing the site", write),
 )
 

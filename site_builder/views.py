@@ -125,6 +125,16 @@ class ClaimsView(SiteView):
 
 
 @dataclass(frozen=True)
+class SearchView(SiteView):
+    """The search page: the form, and every page of the language to browse (what a reader without
+    JavaScript, or with the site opened as a file, has instead)."""
+
+    articles: list[Article]
+    benchmarks: list[tuple[str, str]]  # (name, path)
+    charts: list[Chart]
+
+
+@dataclass(frozen=True)
 class RedirectView(View):
     """A page left at a renamed chart's old address."""
 

@@ -26,6 +26,8 @@ XML_BASE = "{http://www.w3.org/XML/1998/namespace}base"
 # The policy every page carries (templates/_csp.html); the tests hold the templates to it.
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "font-src 'self'; manifest-src 'self'; base-uri 'self'; form-action 'none'")
+# The search pages' policy: the same, and WebAssembly (Pagefind's index reader) may be compiled; still no eval.
+SEARCH_CSP = CSP.replace("script-src 'self';", "script-src 'self' 'wasm-unsafe-eval';")
 
 
 class PageScan(HTMLParser):

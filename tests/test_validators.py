@@ -18,8 +18,8 @@ import pytest
 from site_builder.build import build_site
 from site_builder.config import load_config
 from tests.conftest import PATIENCE, ROOT, write_files
-from tests.site_checks import (ATOM, CSP, atom_problems, broken_links, broken_xml_links, html_pages, java, scan,
-                               scan_text, sitemap_problems, validator_file)
+from tests.site_checks import (ATOM, CSP, SEARCH_CSP, atom_problems, broken_links, broken_xml_links, html_pages,
+                               java, scan, scan_text, sitemap_problems, validator_file)
 
 pytestmark = pytest.mark.slow  # validators over the whole shipped site
 
@@ -168,6 +168,7 @@ def test_the_atom_checker_catches_broken_feeds(tmp_path):
 def test_every_page_carries_the_content_security_policy(shipped_site):
     assert "unsafe" not in CSP and "http" not in CSP and "*" not in CSP
     assert CSP.startswith("default-src 'none';")
+    assert SEARCH_CSP != CSP and "unsafe" not in SEARCH_CSP.replace("'wasm-unsafe-eval'", "")
     wrong = []
     for page in html_pages(shipped_site):
         parsed = scan(page)
@@ -175,7 +176,7 @@ def test_every_page_carries_the_content_security_policy(shipped_site):
         where = page.relative_to(shipped_site).as_posix()
         if not parsed.csp:
             wrong.append(f"{where}: no Content-Security-Policy meta (include _csp.html after <meta charset>)")
-        elif parsed.csp != [CSP]:
+        elif parsed.csp != [SEARCH_CSP if where.endswith("/search/index.html") else CSP]:
             wrong.append(f"{where}: a different policy {parsed.csp}")
         elif parsed.head_order[:2] != ["meta:charset", "meta:content-security-policy"]:
             wrong.append(f"{where}: the policy is not first after the charset: {parsed.head_order}")

@@ -1,0 +1,113 @@
+"""Site search: the Pagefind index is an output of the build like the others: made with the site, made again
+when a page it indexes changed, untouched otherwise, byte-identical from one build to the next; search = false
+and a missing Pagefind."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from site_builder import search
+from site_builder.build import build_site
+from site_builder.errors import SiteError
+from tests.test_incremental import identities, snapshot
+
+
+def indexed_text(site: Path) -> str:
+    """Every page's text as the indexes hold it (each fragment is "pagefind_dcd" and JSON, gzipped)."""
+    texts = []
+    for fragment in sorted((site / "pagefind").glob("*/fragment/*")):
+        data = json.loads(gzip.decompress(fragment.read_bytes()).removeprefix(b"pagefind_dcd"))
+        texts.append(f"{data['url']} {data['content']}")
+    return "\n".join(texts)
+
+
+def index_files(site: Path) -> dict:
+    return {path: value for path, value in identities(site).items() if path.startswith("pagefind/")}
+
+
+def test_the_index_covers_each_language_main_content_not_menus(mini_site, warm_cache, tmp_path):
+    out = tmp_path / "out"
+    build_site(mini_site, out, jobs=1)
+    for lang in ("en", "nl"):  # an index per language, of that language's pages
+        assert list(json.loads((out / f"pagefind/{lang}/pagefind-entry.json").read_text())["languages"]) == [lang]
+    text = indexed_text(out)
+    assert "/en/articles/hello/index.html" in text and "/nl/articles/alleen/index.html" in text
+    assert "Skip to content" not in text and "Atom feed" not in text  # header and footer are not indexed
+    assert "/search/" not in text and "/embed/" not in text  # nor the search pages, nor embeds
+    assert not list((out / "pagefind").glob("*/pagefind-ui*"))  # Pagefind's own UI is not shipped
+    for lang in ("en", "nl"):
+        page = (out / f"{lang}/search/index.html").read_text()
+        assert "'wasm-unsafe-eval'" in page and f'data-index="../../pagefind/{lang}/pagefind.js"' in page
+        assert "'wasm-unsafe-eval'" not in (out / f"{lang}/index.html").read_text()  # only where it is needed
+
+
+def test_an_edit_remakes_the_index_and_a_change_elsewhere_leaves_it(mini_site, warm_cache, tmp_path, monkeypatch):
+    runs = []
+    real = search._start_pagefind
+    monkeypatch.setattr(search, "_start_pagefind", lambda *args: runs.append(args[0].parent.name) or real(*args))
+    shutil.copytree(Path(search.__file__).parent / "theme/templates", mini_site / "templates")
+    toml = mini_site / "site.toml"
+    toml.write_text("\n".join(line for line in toml.read_text().splitlines() if not line.startswith("templates_dir")))
+    out = tmp_path / "out"
+    build_site(mini_site, out, jobs=1)
+    first = index_files(out)
+    article = mini_site / "content/en/hello.md"
+    article.write_text(article.read_text().replace("Some text", "Some zanzibarian text"))
+    build_site(mini_site, out, jobs=1)
+    assert runs == ["en", "nl", "en"]  # the edit makes only its language's index again
+    assert "zanzibarian" in indexed_text(out) and index_files(out) != first
+    second = index_files(out)
+    # What no indexed page reads changes (the feeds' template): the index is kept, Pagefind not run.
+    feed = mini_site / "templates/feed.xml"
+    feed.write_text(feed.read_text().replace("<feed ", "<!-- edited -->\n<feed ", 1))
+    report = build_site(mini_site, out, jobs=1)
+    assert report.written == 2 and index_files(out) == second and len(runs) == 3  # the two feeds
+    # A file of the index removed by hand: the index is made again, whole.
+    next((out / "pagefind/nl/fragment").iterdir()).unlink()
+    feed.write_text(feed.read_text() + "\n")
+    build_site(mini_site, out, jobs=1)
+    assert runs[3:] == ["nl"] and set(index_files(out)) == set(second)
+
+
+def test_the_index_is_byte_identical_from_one_build_to_the_next(mini_site, warm_cache, tmp_path):
+    one, two = tmp_path / "one", tmp_path / "two"
+    build_site(mini_site, one, jobs=1)
+    build_site(mini_site, two, jobs=2)
+    index_one = {p: b for p, b in snapshot(one).items() if p.startswith("pagefind/")}
+    assert index_one and index_one == {p: b for p, b in snapshot(two).items() if p.startswith("pagefind/")}
+
+
+def test_search_off_makes_no_index_no_search_page_and_no_link(mini_site, warm_cache, tmp_path, monkeypatch):
+    toml = mini_site / "site.toml"
+    toml.write_text("search = false\n" + toml.read_text())  # a top-level key: before any [table]
+    monkeypatch.setattr(search, "binary", lambda: pytest.fail("Pagefind was run"))
+    out = tmp_path / "out"
+    build_site(mini_site, out, jobs=1)
+    assert not (out / "pagefind").exists() and not (out / "en/search").exists()
+    assert "search/index.html" not in (out / "en/index.html").read_text()
+
+
+def test_a_missing_pagefind_fails_the_build_with_what_to_do(mini_site, warm_cache, tmp_path, monkeypatch):
+    def no_module(name):
+        raise ImportError(name)
+
+    monkeypatch.setattr(search.importlib, "import_module", no_module)
+    with pytest.raises(SiteError) as raised:
+        build_site(mini_site, tmp_path / "out", jobs=1)
+    problem = raised.value.problems[0]
+    assert "needs Pagefind" in problem.message and "search = false" in problem.hint
+    assert not (tmp_path / "out").exists()  # nothing was written
+
+
+def test_a_pagefind_that_fails_is_reported(mini_site, warm_cache, tmp_path, monkeypatch):
+    broken = tmp_path / "pagefind"
+    broken.write_text("#!/bin/sh\necho 'cannot index' >&2\nexit 3\n")
+    broken.chmod(0o755)
+    monkeypatch.setattr(search, "binary", lambda: broken)
+    with pytest.raises(SiteError, match=r"Pagefind failed \(exit status 3\): cannot index"):
+        build_site(mini_site, tmp_path / "out", jobs=1)
