@@ -7,6 +7,7 @@ from __future__ import annotations
 import concurrent.futures
 import hashlib
 import importlib.util
+import re
 import shutil
 import subprocess
 import sys
@@ -163,3 +164,20 @@ def test_targets_are_judged_from_the_medians():
     }
     del cases["Hugo cold"]
     assert bench_run.targets(cases, [1, 2])[0][2] is None  # a missing peer is "n/a", not a pass
+
+
+def test_the_ingest_benchmark_times_both_tools_on_one_repository_and_judges_the_target(tmp_path):
+    """benchmarks/ingest.py on a small repository in the official layout: both cases run, the table is checked
+    against the result folders and the ratio is printed with the target's verdict."""
+    pytest.importorskip("mlperf_logging")
+    from tests.test_ingest import make_result
+
+    repo = tmp_path / "repo"
+    make_result(repo, system="box1")
+    make_result(repo, system="box2", submitter="Beta")
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "ingest.py"), str(repo), "--round", "v5.1",
+                             "--work", str(tmp_path / "work")], capture_output=True, text=True, timeout=PATIENCE * 4)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "| result_summarizer, each submitter folder in turn |" in result.stdout
+    assert re.search(r"ingest / summarizer: \*\*\d+\.\d\dx\*\* \(target <= 0\.25x: (met|NOT met)\)", result.stdout)
+    assert sum(1 for _ in (tmp_path / "work" / "ingested.csv").open()) == 3
