@@ -378,7 +378,9 @@ def test_filter_error_in_a_template_names_the_template_line_and_page(mini_site, 
 def test_template_syntax_error_names_file_and_line(mini_site, own_templates, tmp_path):
     edit(own_templates / "home.html", "{{ headline.organizations|number }}", "{{ headline.organizations|number }")
     lines = fails(mini_site, tmp_path / "out")
-    assert any(entry.startswith("templates/home.html:13: error: template syntax error:") for entry in lines), lines
+    line = next(n for n, text in enumerate((own_templates / "home.html").read_text().splitlines(), 1)
+                if "headline.organizations|number }" in text)
+    assert any(entry.startswith(f"templates/home.html:{line}: error: template syntax error:") for entry in lines), lines
 
 
 # derive-data --------------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ def test_a_language_added_by_config_and_content_only(arabic_site, tmp_path):
 def test_switcher_falls_back_to_the_article_list(mini_site, tmp_path):
     build_site(mini_site, tmp_path / "out")
     page = (tmp_path / "out/nl/articles/alleen/index.html").read_text()
-    assert 'href="../../../en/articles/index.html" hreflang="en"' in page
+    assert 'href="../../../en/articles/index.html#untranslated" hreflang="en"' in page
     assert "Dit artikel is alleen beschikbaar in het Nederlands." in page
     listing = (tmp_path / "out/en/articles/index.html").read_text()
     assert "Alleen in het Nederlands" in listing  # the other language's article, marked

@@ -244,6 +244,7 @@ PRINTED = """() => ({
     .filter(el => el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflow !== "visible")
     .map(el => el.textContent.trim().slice(0, 60)),
   closed: Array.from(document.querySelectorAll("details"))
+    .filter(d => d.checkVisibility())  // the language switcher is not printed at all
     .filter(d => Array.from(d.children).filter(c => c.tagName !== "SUMMARY")
                    .every(c => !c.checkVisibility()))
     .map(d => d.querySelector("summary").textContent.trim().slice(0, 60)),
