@@ -533,7 +533,7 @@ def test_outside_a_terminal_ingest_says_how_far_it_is(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["ingest", "repo", "--round", "v5.1", "--out", "-", "--jobs", "1"])
     assert result.exit_code == 0, result.output
-    assert "scored 0 of 1 results (0%) in 0 s" in result.stderr
+    assert re.search(r"scored 0 of 1 results \(0%\) in \d+ s\n", result.stderr)  # any speed: no clock assumed
     assert "scored 1 of 1 results (100%) in" in result.stderr and "last: Acme/results/full/llama2_70b_lora" in result.stderr
     assert re.search(r"1 scored, 0 not scored, 0 warnings in \d+ s \(", result.stderr)
 
