@@ -270,7 +270,7 @@ def load_dataset(data_dir: Path, rounds: list[str], root: Path | None = None) ->
             continue
         frame["file"] = shown
         # a benchmark of an earlier round that the catalog does not describe is named in that round's round.toml
-        named_here = _round_benchmarks(data_dir, round_name, root, problems)
+        named_here = _round_benchmarks(data_dir, round_name, root)
         if _guarded(_check_results, shown, problems)(frame, round_name, benchmarks, known_benchmarks | named_here,
                                                       problems, shown) is not None:
             frames.append(frame)
@@ -332,13 +332,12 @@ def _guarded(function, shown: str, problems: Collector):
     return call
 
 
-def _round_benchmarks(data_dir: Path, round_name: str, root: Path | None, problems: Collector) -> set[str]:
+def _round_benchmarks(data_dir: Path, round_name: str, root: Path | None) -> set[str]:
     from site_builder.rounds import load_round_info
 
     try:
         return set(load_round_info(data_dir, round_name, root).benchmarks)
-    except SiteError as error:  # reported with the table's own problems, all at once
-        problems.extend(error)
+    except SiteError:  # the build reports round.toml's own problems where it reads the round (once, not twice)
         return set()
 
 

@@ -63,3 +63,20 @@ def test_every_benchmark_of_a_committed_round_has_a_name_and_its_successor_exist
     assert sorted(b for b in results if b not in catalog and b not in info.benchmarks) == []
     assert sorted(n.same_as for n in info.benchmarks.values() if n.same_as and n.same_as not in catalog) == []
     assert sorted(b for b in info.benchmarks if b not in results) == []  # no name for a benchmark it lacks
+
+
+def test_a_bad_round_file_is_left_to_the_round_loader_by_the_data_loader(tmp_path):
+    """The results table reads round.toml only for its benchmark names: round.toml's own problems are reported
+    once, by load_round_info, not a second time with the table's."""
+    import shutil
+
+    from site_builder.data import load_dataset
+
+    data = tmp_path / "data"
+    shutil.copytree(ROUNDS.parent / "rounds" / "v5.1", data / "rounds" / "v5.1")
+    for name in ("benchmarks.csv", "benchmarks_translated.csv", "accelerators.csv", "vendors.csv"):
+        shutil.copy(ROUNDS.parent / name, data / name)
+    (data / "rounds" / "v5.1" / "round.toml").write_text('colour = "red"\n')
+    assert len(load_dataset(data, ["v5.1"], tmp_path).results) == 185
+    with pytest.raises(SiteError, match="unknown key 'colour'"):
+        load_round_info(data, "v5.1", tmp_path)
