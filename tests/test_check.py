@@ -180,3 +180,12 @@ def test_a_translation_group_reports_the_languages_that_miss_it(arabic_site):
 def test_a_5000_digit_number_in_prose_is_a_large_integer_not_a_crash():
     # int() refuses more than 4,300 digits; the prose check only needs to know the number is large
     assert [kind for _, _, kind in find_numbers("we ran " + "7" * 5000 + " jobs", "en")] == ["integer"]
+
+
+@pytest.mark.slow
+def test_the_shipped_articles_pass_the_strict_check():
+    """Every number the report's own articles type is bound to the data or marked as quoted."""
+    from tests.conftest import ROOT
+
+    result = CliRunner().invoke(main, ["check", "--strict", "--root", str(ROOT)])
+    assert result.exit_code == 0, result.output
