@@ -43,6 +43,9 @@ class SiteConfig:
     charts_dir: Path = Path("charts")
     """The project's own charts: Python modules declaring charts with `@chart` (README, "Add a chart");
     optional."""
+    archive: bool = True
+    """Every round in data/rounds/ gets its section (an archive); `archive = false` reads only `round` and
+    `previous_round`."""
     search: bool = True
     """A search page per language, with an index made by Pagefind (the `pagefind` package, its binary
     included); `search = false` builds the site without them, and without needing Pagefind."""
@@ -52,8 +55,24 @@ class SiteConfig:
 
     @property
     def rounds(self) -> list[str]:
-        """The rounds whose data the site reads: the round, then the previous round when there is one."""
+        """The round, then the round it is compared with when there is one."""
         return [self.round] + ([self.previous_round] if self.previous_round else [])
+
+    @property
+    def compared_round(self) -> str | None:
+        """The round the main round is compared with: `previous_round`, else the one before it in the site."""
+        from site_builder.rounds import previous_of
+
+        return self.previous_round or previous_of(self.site_rounds, self.round)
+
+    @property
+    def site_rounds(self) -> list[str]:
+        """Every round the site has a section for, oldest first: with `archive`, each round folder holding
+        results (and the configured rounds, whose absence the data stage reports)."""
+        from site_builder.rounds import discover_rounds, round_order
+
+        found = discover_rounds(self.data_dir) if self.archive else []
+        return sorted(set(found) | set(self.rounds), key=round_order)
 
     @property
     def theme(self) -> Theme:
@@ -119,6 +138,7 @@ _SCHEMA: dict[str, tuple[type, bool, str]] = {
     "locales_dir": (str, False, "folder of gettext catalogs (default: locales)"),
     "charts_dir": (str, False, "folder of the project's chart modules (default: charts)"),
     "search": (bool, False, "a search page per language, indexed by Pagefind (default: true)"),
+    "archive": (bool, False, "a section for every round in data/rounds (default: true)"),
 }
 _DEFAULT_DIRS = {"content_dir": "content", "data_dir": "data",
                  "templates_dir": "templates", "locales_dir": "locales", "charts_dir": "charts"}
@@ -296,5 +316,6 @@ def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
         round=raw["round"],
         previous_round=raw.get("previous_round"),
         search=raw.get("search", True),
+        archive=raw.get("archive", True),
         **dirs,
     )

@@ -256,6 +256,7 @@ def load_dataset(data_dir: Path, rounds: list[str], root: Path | None = None) ->
     texts = _benchmark_texts(data_dir / BENCHMARK_TEXTS_FILE, root, bases, known_benchmarks, problems)
 
     frames = []
+    round_names: dict[str, dict] = {}  # round -> its round.toml's [benchmarks]
     for round_name in rounds:
         path = data_dir / "rounds" / round_name / "results.csv"
         shown = sources.shown_path(path, root)
@@ -271,11 +272,13 @@ def load_dataset(data_dir: Path, rounds: list[str], root: Path | None = None) ->
         frame["file"] = shown
         # a benchmark of an earlier round that the catalog does not describe is named in that round's round.toml
         named_here = _round_benchmarks(data_dir, round_name, root)
-        if _guarded(_check_results, shown, problems)(frame, round_name, benchmarks, known_benchmarks | named_here,
+        round_names[round_name] = named_here
+        if _guarded(_check_results, shown, problems)(frame, round_name, benchmarks, known_benchmarks | set(named_here),
                                                       problems, shown) is not None:
-            frames.append(frame)
+            frames.append(_as_catalogued(frame, named_here))
     problems.raise_if_any()
     results = pd.concat(frames, ignore_index=True)
+    benchmarks = _with_round_benchmarks(benchmarks, round_names, results)
     # A system as readers see it (tables, tooltips, notes): the name its description gives; where the data has
     # no name, its id is its name. The id stays for anchors, CSV downloads and the detail view.
     named = results["system_name"].fillna("").str.strip()
@@ -332,13 +335,46 @@ def _guarded(function, shown: str, problems: Collector):
     return call
 
 
-def _round_benchmarks(data_dir: Path, round_name: str, root: Path | None) -> set[str]:
+def _round_benchmarks(data_dir: Path, round_name: str, root: Path | None) -> dict:
     from site_builder.rounds import load_round_info
 
     try:
-        return set(load_round_info(data_dir, round_name, root).benchmarks)
+        return load_round_info(data_dir, round_name, root).benchmarks
     except SiteError:  # the build reports round.toml's own problems where it reads the round (once, not twice)
-        return set()
+        return {}
+
+
+def _as_catalogued(frame: pd.DataFrame, named_here: dict) -> pd.DataFrame:
+    """One id per benchmark across rounds: a result filed under a folder that a later round renamed (round.toml's
+    `same_as`) takes the benchmark's later id; `benchmark_dir` keeps the folder name (links to the repository)."""
+    frame["benchmark_dir"] = frame["benchmark"]
+    renamed = {folder: name.same_as for folder, name in named_here.items() if name.same_as}
+    if renamed:
+        frame["benchmark"] = frame["benchmark"].map(lambda b: renamed.get(b, b))
+    return frame
+
+
+def _with_round_benchmarks(catalog: pd.DataFrame, round_names: dict[str, dict], results: pd.DataFrame) -> pd.DataFrame:
+    """The catalog, and after it each benchmark that only a round's round.toml names (a retired benchmark): its
+    name as the latest round that ran it gives it, the first round it ran in; what the catalog would say beyond
+    that is not known here, so it stays empty."""
+    from site_builder.rounds import round_order
+
+    rows = {}
+    for round_name in sorted(round_names, key=round_order):
+        ran = set(results.loc[results["round"] == round_name, "benchmark"])
+        for folder, name in round_names[round_name].items():
+            benchmark = name.same_as or folder
+            if benchmark in catalog.index or benchmark not in ran:
+                continue
+            first = rows.get(benchmark, {}).get("round_introduced", round_name)
+            rows[benchmark] = {"id": benchmark, "name": name.name, "model": "", "task": "", "dataset": "",
+                               "quality_target": "", "runs_per_result": pd.NA, "round_introduced": first,
+                               "source": f"data/rounds/{round_name}/round.toml"}
+    if not rows:
+        return catalog
+    extra = pd.DataFrame(list(rows.values())).set_index("id", drop=False)
+    return pd.concat([catalog, extra.astype({c: catalog[c].dtype for c in extra.columns if c in catalog})])
 
 
 def _check_results(frame: pd.DataFrame, round_name: str, benchmarks: pd.DataFrame | None,

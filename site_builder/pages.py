@@ -119,7 +119,8 @@ def result_rows(entries: pd.DataFrame, lang: Language, info: RoundInfo | None = 
             "number_of_runs": _optional(row["number_of_runs"]),
             "rcp": rcp, "rcp_decimals": _written_decimals(repr(float(rcp))) if rcp is not None else 0,
             "notes": row["notes"], "result_id": row["result_id"],
-            "folder": result_folder_url(info, row["submitter_dir"], row["system_id"], row["benchmark"]) if info else None,
+            "folder": result_folder_url(info, row["submitter_dir"], row["system_id"],
+                                        row.get("benchmark_dir") or row["benchmark"]) if info else None,
             "inferred": row["metadata_source"].startswith("inferred"),
         })
     # Variants of one system (one name, submitter and scale; e.g. two software versions) would look like one row:

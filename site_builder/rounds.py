@@ -217,3 +217,22 @@ def result_folder_url(info: RoundInfo, submitter_dir: str, system_id: str, bench
     if not info.results_repository or not submitter_dir:
         return None
     return f"{info.results_repository}/tree/main/{submitter_dir}/results/{system_id}/{benchmark}"
+
+
+def round_order(name: str) -> tuple:
+    """Sort key of a round name: its numbers as numbers ("v10.0" after "v9.1"), then the name."""
+    return tuple(int(part) for part in re.findall(r"\d+", name)), name
+
+
+def discover_rounds(data_dir: Path) -> list[str]:
+    """Every round with a results table in data/rounds/, oldest first."""
+    folder = data_dir / "rounds"
+    found = [path.name for path in folder.iterdir() if (path / "results.csv").is_file()] if folder.is_dir() else []
+    return sorted(found, key=round_order)
+
+
+def previous_of(rounds: list[str], name: str) -> str | None:
+    """The round before `name` in the site's rounds (oldest first), if any."""
+    ordered = sorted(set(rounds) | {name}, key=round_order)
+    index = ordered.index(name)
+    return ordered[index - 1] if index > 0 else None
