@@ -33,52 +33,73 @@ def home_card(lang: str) -> str:
     return f"og/{lang}/home.png"
 
 
-def charts(lang: str) -> str:
-    return f"{lang}/charts/index.html"
+def round_section(round_name: str, main: bool) -> str:
+    """The folder of a round's pages, below the language's: the main round's pages are at the language's root
+    (the URLs the site had before it had an archive); every other round's under rounds/<round>/, for good."""
+    return "" if main else f"rounds/{slugify(round_name)}/"
 
 
-def chart(lang: str, chart_id: str) -> str:
+def round_home(lang: str, section: str = "") -> str:
+    """A round's overview: the language's home page for the main round."""
+    return f"{lang}/{section}index.html"
+
+
+def rounds_index(lang: str) -> str:
+    """Every round of the site, and how they compare."""
+    return f"{lang}/rounds/index.html"
+
+
+def records(lang: str) -> str:
+    """Each benchmark's fastest result ever, and the round that set it."""
+    return f"{lang}/records/index.html"
+
+
+def charts(lang: str, section: str = "") -> str:
+    return f"{lang}/{section}charts/index.html"
+
+
+def chart(lang: str, chart_id: str, section: str = "") -> str:
     """A chart's permalink page (also the redirect page left at a renamed chart's old id)."""
-    return f"{lang}/charts/{chart_id}/index.html"
+    return f"{lang}/{section}charts/{chart_id}/index.html"
 
 
-def embed(lang: str, chart_id: str) -> str:
-    return f"embed/{lang}/{chart_id}.html"
+def embed(lang: str, chart_id: str, section: str = "") -> str:
+    return f"embed/{lang}/{section}{chart_id}.html"
 
 
-def chart_spec(lang: str, chart_id: str) -> str:
-    return f"charts/{lang}/{chart_id}.vl.json"
+def chart_spec(lang: str, chart_id: str, section: str = "") -> str:
+    return f"charts/{lang}/{section}{chart_id}.vl.json"
 
 
-def chart_svg(lang: str, chart_id: str) -> str:
-    return f"charts/{lang}/{chart_id}.svg"
+def chart_svg(lang: str, chart_id: str, section: str = "") -> str:
+    return f"charts/{lang}/{section}{chart_id}.svg"
 
 
-def chart_narrow_svg(lang: str, chart_id: str) -> str:
+def chart_narrow_svg(lang: str, chart_id: str, section: str = "") -> str:
     """The static SVG for phones (the chart's narrow variant)."""
-    return f"charts/{lang}/{chart_id}.narrow.svg"
+    return f"charts/{lang}/{section}{chart_id}.narrow.svg"
 
 
-def chart_png(lang: str, chart_id: str) -> str:
+def chart_png(lang: str, chart_id: str, section: str = "") -> str:
     """A chart's PNG, also its page's Open Graph image."""
-    return f"charts/{lang}/{chart_id}.png"
+    return f"charts/{lang}/{section}{chart_id}.png"
 
 
-def chart_csv(chart_id: str) -> str:
+def chart_csv(chart_id: str, section: str = "") -> str:
     """The rows a chart plots: one file for every language."""
-    return f"data/{chart_id}.csv"
+    return f"data/{section}{chart_id}.csv"
 
 
-def benchmarks(lang: str) -> str:
-    return f"{lang}/benchmarks/index.html"
+def benchmarks(lang: str, section: str = "") -> str:
+    return f"{lang}/{section}benchmarks/index.html"
 
 
-def benchmark(lang: str, benchmark_id: str) -> str:
-    return f"{lang}/benchmarks/{slugify(benchmark_id)}/index.html"
+def benchmark(lang: str, benchmark_id: str, section: str = "") -> str:
+    return f"{lang}/{section}benchmarks/{slugify(benchmark_id)}/index.html"
 
 
-def claims(lang: str) -> str:
-    return f"{lang}/claims/index.html"
+def claims(lang: str, section: str = "") -> str:
+    return f"{lang}/{section}claims/index.html"
 
 
 def search(lang: str) -> str:

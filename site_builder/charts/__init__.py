@@ -79,13 +79,14 @@ class Chart:
     columns: tuple[Column, ...]
     in_scope: int = 0
     benchmark: str | None = None  # the benchmark a per-benchmark chart shows
+    section: str = ""  # the folder of its round's pages (`paths.round_section`): "" for the main round's
 
     @property
     def path(self) -> str:
-        return paths.chart(self.lang, self.id)
+        return paths.chart(self.lang, self.id, self.section)
 
     def __identity__(self) -> tuple:  # in a planned page's key; what a chart is made from is the site's inputs
-        return ("chart", self.lang, self.id)
+        return ("chart", self.lang, self.section, self.id)
 
 
 @dataclass(frozen=True)

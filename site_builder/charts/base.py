@@ -57,6 +57,8 @@ class ChartInputs:
     hardware: Hardware
     features: Features
     names: DisplayNames = DisplayNames()  # readers see submitters by their curated names
+    rounds: tuple[str, ...] = ()  # every round of the site, oldest first (charts across rounds read them all)
+    main: bool = True  # the site's main round: charts across rounds are built with its charts, once
 
     @property
     def current(self) -> pd.DataFrame:
