@@ -159,6 +159,7 @@ class Verdict:
     """The language whose text is shown where a text lacks the page's language."""
     contradicted_by: Contradiction | None = None
     scope: str | None = None  # one of SCOPES
+    section: str = ""  # the folder of its round's pages, where its round's claims page is
 
     @property
     def anchor(self) -> str:
@@ -533,11 +534,11 @@ def claim_verdict(outcomes: list[str], has_caveat: bool, not_checkable: bool, co
 
 def evaluate_claims(config: SiteConfig, context: FigureContext, strict: bool = False,
                     warnings: list[Problem] | None = None) -> tuple[Verdict, ...]:
-    """Load `data/rounds/<round>/claims.yaml` and check every claim against the data; a round without a
-    registry has no claims. Every problem (bad key, unknown row) is reported at once. A text missing in a
+    """Load `data/rounds/<round>/claims.yaml` of the context's round and check every claim against the data; a
+    round without a registry has no claims. Every problem (bad key, unknown row) is reported at once. A text missing in a
     language is shown in the default language's: one warning for the file, added to `warnings`, counts the
     claims per language; with `strict` each missing text is an error at its line."""
-    path = config.data_dir / "rounds" / config.round / REGISTRY_FILE
+    path = config.data_dir / "rounds" / context.round / REGISTRY_FILE
     if not path.is_file():
         return ()
     shown = display_path(path, config.root)
@@ -575,7 +576,8 @@ def evaluate_claims(config: SiteConfig, context: FigureContext, strict: bool = F
                                 spec.not_checkable is not None, spec.contradicted_by is not None)
         verdicts.append(Verdict(spec.id, spec.statement, spec.source, verdict, tuple(checks), spec.interpretation,
                                 spec.caveat, spec.not_checkable, shown_context, shown, spec.line,
-                                config.default_language, spec.contradicted_by, spec.scope))
+                                config.default_language, spec.contradicted_by, spec.scope,
+                                context.section(context.round)))
     problems.problems.sort(key=lambda problem: problem.line or 0)  # in file order, as the writer reads them
     problems.raise_if_any()
     return tuple(verdicts)
@@ -610,7 +612,7 @@ def format_tolerance(check: Check, lang: Language) -> str:
 
 def render_claim_inline(verdict: Verdict, lang: Language, from_path: str) -> str:
     """The claim's verdict as a link to its entry on the claims page, relative to the citing page."""
-    href = relative_url(from_path, paths.claims(lang.code)) + "#" + verdict.anchor
+    href = relative_url(from_path, paths.claims(lang.code, verdict.section)) + "#" + verdict.anchor
     label = qualified_verdict_label(verdict.verdict, bool(verdict.own_figures), lang)
     title = lang.gettext("Claim: %(statement)s — what the data says") % {
         "statement": verdict.text(verdict.statement, lang.code)[0]}

@@ -207,18 +207,21 @@ def check(root: Path, strict: bool, catalogs: bool, languages: tuple[str, ...]) 
     from site_builder.content import load_articles
     from site_builder.data import load_dataset
     from site_builder.errors import Problem, SiteError
-    from site_builder.figures import FigureContext
+    from site_builder.figures import round_contexts
 
     notes: list[Problem] = []
     try:
         config = load_config(root)
         articles = load_articles(config.content_dir, config.languages, root, notes)
-        dataset = load_dataset(config.data_dir, list(config.rounds), root)
+        dataset = load_dataset(config.data_dir, config.site_rounds, root)
         names = data_names(dataset)
         # Bound figures and cited claims must resolve, as in a build: a wrong row is an error here too.
-        context = FigureContext(dataset, config.round, config.previous_round)
-        verdicts = claims.evaluate_claims(config, context, strict, notes)
-        shortcodes.bind(articles, shortcodes.Inputs(context, {v.id: v for v in verdicts}))
+        contexts = round_contexts(dataset, config.site_rounds, config.round, config.compared_round)
+        inputs = {}
+        for name, context in contexts.items():
+            verdicts = claims.evaluate_claims(config, context, strict, notes)
+            inputs[name] = shortcodes.Inputs(context, {v.id: v for v in verdicts})
+        shortcodes.bind(articles, inputs, main_round=config.round)
     except SiteError as error:
         _fail(error, "check failed", "")
     for note in notes:
@@ -332,7 +335,8 @@ def derive_data(source: Path, root: Path, data_dir: Path | None) -> None:
     try:
         config = load_config(root)
         hardware = load_hardware(config.data_dir, root)
-        written = write_derived(source, data_dir or config.data_dir, config.rounds, hardware)
+        rounds = [config.round] + ([config.compared_round] if config.compared_round else [])
+        written = write_derived(source, data_dir or config.data_dir, rounds, hardware)
     except SiteError as error:
         _fail(error, "derivation failed", "; nothing was written")
     for path in written:

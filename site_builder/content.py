@@ -41,6 +41,7 @@ FRONT_MATTER = {
     "draft": (bool, False),
     "translation_of": (str, False),  # language of the article this one translates
     "source_hash": (str, False),  # that article's content_hash when it was translated
+    "round": (str, False),  # the round its figures, claims and charts are of (default: the site's main round)
 }
 
 
@@ -60,6 +61,7 @@ class Article:
     draft: bool = False
     translation_of: str | None = None
     source_hash: str | None = None
+    round: str | None = None  # front matter `round`: None is the site's main round
     charts: tuple[tuple[str, int], ...] = ()  # (chart id, line) of each {{< chart ID >}} shortcode
     shortcodes: tuple[Shortcode, ...] = ()  # every shortcode; the HTML has <!--sc:N--> for fig and claim
     body: str = field(default="", compare=False, repr=False)  # the Markdown, for `check` to read its prose
@@ -306,7 +308,7 @@ def load_article(path: Path, lang: str, problems: Collector, root: Path | None =
     return Article(lang=lang, key=meta["key"], slug=slug, title=meta["title"], date=meta["date"],
                    summary=meta["summary"], authors=tuple(meta["authors"]), tags=tuple(meta["tags"]),
                    html=rendered.html, source=shown, content_hash=content_hash, draft=bool(meta.get("draft", False)),
-                   translation_of=meta.get("translation_of"), source_hash=meta.get("source_hash"),
+                   translation_of=meta.get("translation_of"), source_hash=meta.get("source_hash"), round=meta.get("round"),
                    charts=rendered.charts, shortcodes=rendered.shortcodes, body=body, body_line=body_line,
                    line_of={key: key_lines.get(key, 1) for key in meta}, digest=hashlib.sha256(raw).hexdigest())
 

@@ -30,7 +30,7 @@ from decimal import Decimal
 
 import pandas as pd
 
-from site_builder import metrics
+from site_builder import metrics, paths
 from site_builder.data import Dataset
 
 FASTEST = "fastest"
@@ -51,10 +51,26 @@ class FigureContext:
     dataset: Dataset
     round: str
     previous_round: str | None = None
+    site_rounds: tuple[str, ...] = ()  # every round a figure may name; without them, the two above
+    main_round: str | None = None  # the site's main round (its pages have no section folder); default: `round`
 
     @property
     def rounds(self) -> list[str]:
-        return [r for r in (self.round, self.previous_round) if r]
+        return list(self.site_rounds) or [r for r in (self.round, self.previous_round) if r]
+
+    def section(self, round_name: str) -> str:
+        """The folder of a round's pages (`paths.round_section`), where a result's row is linked to."""
+        return paths.round_section(round_name, round_name == (self.main_round or self.round))
+
+
+def round_contexts(dataset: Dataset, rounds: list[str], main_round: str,
+                   compared: str | None = None) -> dict[str, FigureContext]:
+    """Each round's context: its figures default to it and compare with the round before it (`compared` for the
+    main round, when set); a figure may name any of `rounds`."""
+    from site_builder.rounds import previous_of
+
+    return {name: FigureContext(dataset, name, compared if name == main_round and compared else
+                                previous_of(rounds, name), tuple(rounds), main_round) for name in rounds}
 
 
 @dataclass(frozen=True)
@@ -66,6 +82,7 @@ class ResultRef:
     submitter: str
     system_id: str
     row: pd.Series = field(compare=False, repr=False)
+    section: str = ""  # the folder of its round's pages: its row is on that round's benchmark page
 
     @property
     def reference(self) -> str:
@@ -206,7 +223,7 @@ def resolve(reference: str, context: FigureContext) -> ResultRef:
         with_score = metrics.scored(entries)
         if with_score.empty:
             raise FigureError(f"no result of '{benchmark}' in {round_name} has a score")
-        return _ref(with_score.sort_values(["score_minutes", "submitter", "system_id"]).iloc[0])
+        return _ref(context, with_score.sort_values(["score_minutes", "submitter", "system_id"]).iloc[0])
     system_id = parts[-1]
     matches = entries[entries["system_id"] == system_id]
     if len(parts) == 3:
@@ -219,11 +236,12 @@ def resolve(reference: str, context: FigureContext) -> ResultRef:
         raise FigureError(f"'{reference}' is ambiguous: {len(matches)} submitters have a system '{system_id}'",
                           hint="write one of: " + ", ".join(
                               f"{prefix}{benchmark}/{row['submitter']}/{system_id}" for _, row in matches.iterrows()))
-    return _ref(matches.iloc[0])
+    return _ref(context, matches.iloc[0])
 
 
-def _ref(row: pd.Series) -> ResultRef:
-    return ResultRef(str(row["round"]), str(row["benchmark"]), str(row["submitter"]), str(row["system_id"]), row)
+def _ref(context: FigureContext, row: pd.Series) -> ResultRef:
+    return ResultRef(str(row["round"]), str(row["benchmark"]), str(row["submitter"]), str(row["system_id"]), row,
+                     context.section(str(row["round"])))
 
 
 def _suggest(word: str, known: list[str], what: str) -> str:
@@ -356,7 +374,7 @@ def _round_figure(metric: str, spec: _Metric, options: dict[str, str], context: 
         if minimum is not None:
             fastest = fastest[fastest["total_accelerators"] >= int(minimum)]
             filters += (("min-accelerators", minimum),)
-        refs = tuple(_ref(row) for _, row in fastest.iterrows())
+        refs = tuple(_ref(context, row) for _, row in fastest.iterrows())
         return Quantity(metric, float(len(fastest)), spec.unit, spec.decimals, refs, round_name, filters)
     if minimum is not None:
         filters += (("min-accelerators", minimum),)

@@ -32,8 +32,8 @@ def resolve_figures(articles, context: FigureContext, problems: Collector,
             metric, *args = code.args or [""]
             key = (metric, tuple(args), tuple(code.options))
             if key not in computed:
-                entry = cache.key("figure", data_key, context.round, context.previous_round or "", *key) \
-                    if data_key else None
+                entry = cache.key("figure", data_key, context.round, context.previous_round or "",
+                                  context.main_round or "", context.site_rounds, *key) if data_key else None
                 found = cache.load("figure", entry) if entry else None
                 if isinstance(found, Quantity):
                     computed[key] = found
@@ -158,7 +158,7 @@ def figure_html(quantity: Quantity, lang: Language, page_path: str, element_id: 
         ref = quantity.refs[0]
         anchor = paths.result_anchor(ref.round, ref.submitter, ref.system_id)
         column = VALUE_COLUMNS.get(quantity.metric, "minutes")
-        href = relative_url(page_path, paths.benchmark(lang.code, ref.benchmark)) + "#" + (
+        href = relative_url(page_path, paths.benchmark(lang.code, ref.benchmark, ref.section)) + "#" + (
             paths.cell_anchor(anchor, column) if column else anchor)
         body = f'<a href="{html.escape(href)}" aria-describedby="{element_id}">{value}</a>'
     else:

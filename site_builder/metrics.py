@@ -73,7 +73,9 @@ def fastest_per_benchmark(results: pd.DataFrame, benchmark_order: list[str] | No
 def scaling_series(results: pd.DataFrame, benchmark: str) -> pd.DataFrame:
     """Scored entries of one benchmark with, per submitter and accelerator series, the ideal time
     (linear scaling from the series' smallest scale) and the efficiency against the previous point."""
-    entries = scored(results[results["benchmark"] == benchmark]).copy()
+    entries = scored(results[results["benchmark"] == benchmark])
+    # A system without accelerators (CPU only, in early rounds) has no place on a scale of accelerators.
+    entries = entries[entries["total_accelerators"] > 0].copy()
     entries["series"] = entries["submitter"] + " · " + entries["accelerator"]
     entries = entries.sort_values(["series", "total_accelerators", "score_minutes"])
     ideal, efficiency = [], []

@@ -173,22 +173,57 @@ def results_table(entries: pd.DataFrame, lang: Language, info: RoundInfo | None,
 
 
 @dataclass(frozen=True)
+class RoundSection:
+    """One round's part of the site: what its pages are made from."""
+
+    name: str
+    context: FigureContext  # its figures' round, and the round it is compared with
+    charts: list[Chart]
+    features: Features | None
+    verdicts: tuple  # its claims
+
+
+@dataclass(frozen=True)
 class _Plan:
-    """What every page planner needs: the inputs and the values computed once for all languages."""
+    """What one round's page planners need: the inputs and the values computed once for all languages. The
+    site-wide pages (articles, search) are planned with the main round's."""
 
     config: SiteConfig
     dataset: Dataset
-    articles: list[Article]
-    charts_by: dict  # (lang, chart id) -> Chart
+    articles: list[Article]  # every article of the site
+    charts_by: dict  # (lang, chart id) -> Chart of this round
     codes: list[str]
-    common: dict  # the fields of SiteView shared by every page (all but `section`)
+    common: dict  # the fields of SiteView shared by every page of the round (all but `section`)
     round_benchmarks: list[str]
     headline: metrics.Headline
     fastest: pd.DataFrame
     bound: BoundArticles  # the articles' figures and claims, resolved
     round_infos: dict[str, RoundInfo]  # round -> its declared facts (results repository for folder links)
+    round: RoundSection
+    charts_of: dict  # round -> its charts_by: an article shows its own round's charts
     features: Features | None = None
     names: DisplayNames = field(default_factory=DisplayNames)
+
+    @property
+    def main(self) -> bool:
+        return self.round.name == self.config.round
+
+    @property
+    def section(self) -> str:
+        return paths.round_section(self.round.name, self.main)
+
+    @property
+    def previous(self) -> str | None:
+        return self.round.context.previous_round
+
+    def article_round(self, article: Article) -> str:
+        return article.round or self.config.round
+
+    def round_articles(self, code: str) -> tuple[list[Article], list[Article]]:
+        """This round's articles: the language's own, then the other languages'."""
+        own, others = _articles_by_language(self, code)
+        return ([a for a in own if self.article_round(a) == self.round.name],
+                [a for a in others if self.article_round(a) == self.round.name])
 
     def view(self, kind: type[View], section: str | None = None, **values) -> View:
         """A page's view model: what every page shows, then the page type's own `values`."""
@@ -196,14 +231,14 @@ class _Plan:
 
     @property
     def current(self) -> pd.DataFrame:
-        return self.dataset.round(self.config.round)
+        return self.dataset.round(self.round.name)
 
     def every_language(self, path_of) -> dict[str, str]:
         return {code: path_of(code) for code in self.codes}
 
     @property
     def figure_context(self) -> FigureContext:
-        return FigureContext(self.dataset, self.config.round, self.config.previous_round)
+        return self.round.context
 
     @property
     def benchmark_names(self) -> dict[str, str]:
@@ -218,9 +253,12 @@ class _Plan:
         return chart.benchmark
 
     def benchmarks_cited(self, article: Article) -> set[str]:
-        """Benchmarks an article cites: through a chart shortcode or a bound figure's result rows."""
-        cited = {self.chart_benchmark(self.charts_by[(article.lang, chart_id)])
-                 for chart_id, _line in article.charts if (article.lang, chart_id) in self.charts_by}
+        """Benchmarks an article of this round cites: through a chart shortcode or a bound figure's result rows."""
+        if self.article_round(article) != self.round.name:
+            return set()
+        charts_by = self.charts_of[self.article_round(article)]
+        cited = {self.chart_benchmark(charts_by[(article.lang, chart_id)])
+                 for chart_id, _line in article.charts if (article.lang, chart_id) in charts_by}
         for code in article.shortcodes:
             quantity = self.bound.figures.get((article.source, code.index))
             if quantity is not None:
@@ -234,10 +272,11 @@ class _Plan:
         for b in self.round_benchmarks:
             rows = current[current["benchmark"] == b]
             entries.append({
-                "id": b, "name": self.dataset.benchmarks.loc[b, "name"], "path": paths.benchmark(code, b),
+                "id": b, "name": self.dataset.benchmarks.loc[b, "name"],
+                "path": paths.benchmark(code, b, self.section),
                 "task": task_label(self.dataset.benchmarks.loc[b, "task"], lang),
                 "results": len(rows), "scored": int(rows["score_minutes"].notna().sum()),
-                "new": self.dataset.benchmarks.loc[b, "round_introduced"] == self.config.round,
+                "new": self.dataset.benchmarks.loc[b, "round_introduced"] == self.round.name,
                 "finding": findings.fastest_sentence(rows, self.figure_context, lang, self.names,
                                                      page_path, self.benchmark_names,
                                                      prefix=f"finding-{slugify(b)}"),
@@ -246,37 +285,74 @@ class _Plan:
 
 
 def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, articles: list[Article],
-               charts: list[Chart], updated: dt.date, features: Features | None, claims: tuple,
-               bound: BoundArticles, names: DisplayNames | None = None) -> list[Page]:
-    current = dataset.round(config.round)
-    round_benchmarks = dataset.benchmarks_in(config.round)
+               rounds: list[RoundSection], updated: dt.date, bound: BoundArticles,
+               names: DisplayNames | None = None) -> list[Page]:
+    """Every page: per language, each round's section (the main round's at the language's root), then the
+    articles and the search page, which belong to the whole site."""
     codes = [lang.code for lang in languages]
     homes = [{"code": lang.code, "name": lang.native_name, "title": config.title[lang.code],
               "path": paths.home(lang.code), "not_found": lang.gettext("This page does not exist.")}
              for lang in languages]
     names = names or DisplayNames()
-    common = {"config": config, "updated": updated, "names": names,
-              "lang_names": {lang.code: lang.native_name for lang in languages}}
-    round_infos = {name: load_round_info(config.data_dir, name)
-                   for name in (config.round, config.previous_round) if name}
-    plan = _Plan(config, dataset, articles, {(c.lang, c.id): c for c in charts}, codes, common, round_benchmarks,
-                 metrics.headline(current), metrics.fastest_per_benchmark(current, round_benchmarks), bound,
-                 round_infos, features, names)
+    round_infos = {section.name: load_round_info(config.data_dir, section.name) for section in rounds}
+    charts_of = {section.name: {(c.lang, c.id): c for c in section.charts} for section in rounds}
+    plans = {}
+    for section in rounds:
+        current = dataset.round(section.name)
+        round_benchmarks = dataset.benchmarks_in(section.name)
+        main = section.name == config.round
+        round_nav = None if main else {
+            "name": section.name, "label": round_infos[section.name].label,
+            "section": paths.round_section(section.name, main), "claims": bool(section.verdicts)}
+        common = {"config": config, "updated": updated, "names": names, "round_nav": round_nav,
+                  "round_name": section.name, "previous_round": section.context.previous_round,
+                  "lang_names": {lang.code: lang.native_name for lang in languages}}
+        plans[section.name] = _Plan(
+            config, dataset, articles, charts_of[section.name], codes, common, round_benchmarks,
+            metrics.headline(current), metrics.fastest_per_benchmark(current, round_benchmarks), bound, round_infos,
+            section, charts_of, section.features, names)
+    plan = plans[config.round]
 
     site = [Page(paths.CHOOSER, None, "chooser.html", config.title[config.default_language],
                  plan.every_language(paths.home), plan.view(ChooserView, homes=homes), x_default=paths.CHOOSER)]
     for lang in languages:
-        site.append(_home_page(plan, lang))
-        site += _chart_pages(plan, lang)
+        for round_plan in plans.values():
+            site += _round_pages(round_plan, lang)
         site += _article_pages(plan, lang)
-        site.append(_benchmarks_page(plan, lang))
-        site += [_benchmark_page(plan, lang, benchmark) for benchmark in round_benchmarks]
-        site.append(_claims_page(plan, lang, claims))
         if config.search:
             site.append(_search_page(plan, lang))
+        site += _main_round_redirects(plan, lang)
     site.append(Page(paths.NOT_FOUND, None, "404.html", "404", {}, plan.view(ChooserView, homes=homes),
                      in_sitemap=False))
     return site
+
+
+def _round_pages(plan: _Plan, lang: Language) -> list[Page]:
+    """A round's section: its overview, charts, benchmarks and claims (the main round's claims page is always
+    there: the menu links to it)."""
+    pages = [_home_page(plan, lang), *_chart_pages(plan, lang), _benchmarks_page(plan, lang)]
+    pages += [_benchmark_page(plan, lang, benchmark) for benchmark in plan.round_benchmarks]
+    if plan.main or plan.round.verdicts:
+        pages.append(_claims_page(plan, lang, plan.round.verdicts))
+    return pages
+
+
+def _main_round_redirects(plan: _Plan, lang: Language) -> list[Page]:
+    """The main round's pages at its round's address too (rounds/<round>/...), as every other round's are, so a
+    link made there keeps working when the round is the main one, and once it is no longer: small pages that
+    lead to the main round's pages, out of the sitemap."""
+    code, config = lang.code, plan.config
+    folder = paths.round_section(plan.round.name, main=False)
+    targets = [(paths.round_home(code, folder), paths.home(code)),
+               (paths.benchmarks(code, folder), paths.benchmarks(code)),
+               (paths.charts(code, folder), paths.charts(code)),
+               (paths.claims(code, folder), paths.claims(code))]
+    targets += [(paths.benchmark(code, b, folder), paths.benchmark(code, b)) for b in plan.round_benchmarks]
+    targets += [(paths.chart(code, chart.id, folder), chart.path)
+                for (chart_lang, _id), chart in plan.charts_by.items() if chart_lang == code]
+    message = lang.gettext("This page is at:")
+    return [Page(path, code, "redirect.html", config.title[code], {},
+                 RedirectView(config, target, target, message), in_sitemap=False) for path, target in targets]
 
 
 def _home_page(plan: _Plan, lang: Language) -> Page:
@@ -285,21 +361,28 @@ def _home_page(plan: _Plan, lang: Language) -> Page:
                                "%(accelerators)s accelerator types") % {
         "organizations": lang.number(headline.organizations), "results": lang.number(headline.results),
         "accelerators": lang.number(headline.accelerator_types)}
-    return Page(paths.home(code), code, "home.html", config.title[code], plan.every_language(paths.home),
-                plan.view(SiteView), x_default=paths.CHOOSER, og_image=paths.home_card(code),
-                card=(config.title[code], round_label(config), card_footer), late=lambda: _home_context(plan, lang))
+    section = plan.section
+    label = plan.round_infos[plan.round.name].label
+    title = config.title[code] if plan.main else label
+    return Page(paths.round_home(code, section), code, "home.html", title,
+                plan.every_language(lambda other: paths.round_home(other, section)),
+                plan.view(SiteView), x_default=paths.CHOOSER if plan.main else paths.round_home(
+                    config.default_language, section), og_image=paths.home_card(code, section),
+                card=(title, label if plan.main else config.title[code], card_footer),
+                late=lambda: _home_context(plan, lang))
 
 
 def _home_context(plan: _Plan, lang: Language) -> HomeView:
     """The home page's findings, tables and lists: made only when the page is."""
     code, dataset, current = lang.code, plan.dataset, plan.current
-    benchmarks = plan.benchmark_entries(lang, paths.home(code))
+    home = paths.round_home(code, plan.section)
+    benchmarks = plan.benchmark_entries(lang, home)
     fastest_rows = []
     for _, row in plan.fastest.iterrows():
         scored = _optional(row["score_minutes"]) is not None
         fastest_rows.append({
             "benchmark": row["benchmark"], "name": dataset.benchmarks.loc[row["benchmark"], "name"],
-            "path": paths.benchmark(code, row["benchmark"]), "score": _optional(row["score_minutes"]),
+            "path": paths.benchmark(code, row["benchmark"], plan.section), "score": _optional(row["score_minutes"]),
             "decimals": score_decimals_of(row),
             "anchor": _anchor_of(row),
             "submitter": row.get("submitter"), "system": row.get("system"), "accelerator": row.get("accelerator"),
@@ -313,21 +396,21 @@ def _home_context(plan: _Plan, lang: Language) -> HomeView:
                **column_precision(fastest_rows),
                "legend": legend([r["method"] for r in fastest_rows if r["method"] is not None], lang)}
     headline = plan.headline
-    own, others = _articles_by_language(plan, code)
+    own, others = plan.round_articles(code)
     showcase = plan.features.scaling_benchmark if plan.features else None
     key_charts = [plan.charts_by.get((code, chart_id)) for chart_id in
                   ["fastest-per-benchmark", scaling_chart_id(showcase) if showcase else None]]
     round_charts = [chart for (chart_lang, _id), chart in plan.charts_by.items()
                     if chart_lang == code and chart.benchmark is None]
     # The round's finding, from the data: the showcase benchmark's fastest result, then who took part.
-    finding = [findings.round_sentence(plan.figure_context, lang, paths.home(code), plan.benchmark_names)]
+    finding = [findings.round_sentence(plan.figure_context, lang, home, plan.benchmark_names)]
     if showcase in plan.round_benchmarks:
         finding.insert(0, findings.fastest_sentence(
-            current[current["benchmark"] == showcase], plan.figure_context, lang, plan.names, paths.home(code),
+            current[current["benchmark"] == showcase], plan.figure_context, lang, plan.names, home,
             plan.benchmark_names, benchmark_name=str(dataset.benchmarks.loc[showcase, "name"])))
     return plan.view(
         HomeView, headline=headline, largest_note=_largest_note(headline, lang, plan.names),
-        finding=finding, benchmarks_path=paths.benchmarks(code),
+        finding=finding, benchmarks_path=paths.benchmarks(code, plan.section),
         showcase=next((row for row in fastest_rows if row["benchmark"] == showcase and row["score"] is not None),
                       None),
         fastest=fastest, benchmarks=benchmarks,
@@ -351,10 +434,12 @@ def _largest_note(headline: metrics.Headline, lang: Language, names: DisplayName
 
 def _chart_pages(plan: _Plan, lang: Language) -> list[Page]:
     """The chart list, then per chart its permalink page and its embed page."""
-    code, config = lang.code, plan.config
+    code, config, section = lang.code, plan.config, plan.section
     charts = [chart for (chart_lang, _id), chart in plan.charts_by.items() if chart_lang == code]
-    pages = [Page(paths.charts(code), code, "charts.html", lang.gettext("Charts"), plan.every_language(paths.charts),
-                  plan.view(ChartsView, "charts", charts=charts), x_default=paths.charts(config.default_language))]
+    pages = [Page(paths.charts(code, section), code, "charts.html", lang.gettext("Charts"),
+                  plan.every_language(lambda other: paths.charts(other, section)),
+                  plan.view(ChartsView, "charts", charts=charts),
+                  x_default=paths.charts(config.default_language, section))]
     for chart in charts:
         def permalink(other: str, chart_id: str = chart.id) -> str:
             return plan.charts_by[(other, chart_id)].path
@@ -365,10 +450,10 @@ def _chart_pages(plan: _Plan, lang: Language) -> list[Page]:
             # The key finding: the summary's scope and its first finding (the rest stays in "What the chart shows").
             finding=[plan.names.in_text(sentence) for sentence in chart.summary[:2]],
             benchmark={"name": plan.dataset.benchmarks.loc[benchmark, "name"],
-                       "path": paths.benchmark(code, benchmark)} if benchmark else None,
+                       "path": paths.benchmark(code, benchmark, section)} if benchmark else None,
             nav=[(c.id, c.title, c.path) for c in charts],
-        ), x_default=permalink(config.default_language), og_image=paths.chart_png(code, chart.id)))
-        pages.append(Page(paths.embed(code, chart.id), code, "embed.html", chart.title, {},
+        ), x_default=permalink(config.default_language), og_image=paths.chart_png(code, chart.id, section)))
+        pages.append(Page(paths.embed(code, chart.id, section), code, "embed.html", chart.title, {},
                           plan.view(EmbedView, chart=chart), in_sitemap=False))
     return pages
 
@@ -400,8 +485,9 @@ def _article_pages(plan: _Plan, lang: Language) -> list[Page]:
         alternates = {code: article.path, **{t.lang: t.path for t in translations}}
 
         def view(article: Article = article, translations: list[Article] = translations) -> ArticleView:
-            # the body with its figures: only when the page is made
-            parts = article_parts(article, plan.charts_by, plan.bound.html(article, lang, article.path))
+            # the body with its figures: only when the page is made; the charts of its round
+            parts = article_parts(article, plan.charts_of[plan.article_round(article)],
+                                  plan.bound.html(article, lang, article.path))
             return plan.view(ArticleView, "articles", article=article, translations=translations, parts=parts)
 
         pages.append(Page(article.path, code, "article.html", article.title,
@@ -414,11 +500,12 @@ def _article_pages(plan: _Plan, lang: Language) -> list[Page]:
 
 
 def _benchmark_page(plan: _Plan, lang: Language, benchmark: str) -> Page:
-    code, config = lang.code, plan.config
+    code, config, section = lang.code, plan.config, plan.section
     name = str(plan.dataset.benchmarks.loc[benchmark, "name"])
-    return Page(paths.benchmark(code, benchmark), code, "benchmark.html", name,
-                plan.every_language(lambda other: paths.benchmark(other, benchmark)),
-                plan.view(SiteView, "benchmarks"), x_default=paths.benchmark(config.default_language, benchmark),
+    return Page(paths.benchmark(code, benchmark, section), code, "benchmark.html", name,
+                plan.every_language(lambda other: paths.benchmark(other, benchmark, section)),
+                plan.view(SiteView, "benchmarks"),
+                x_default=paths.benchmark(config.default_language, benchmark, section),
                 late=lambda: _benchmark_context(plan, lang, benchmark))
 
 
@@ -428,24 +515,24 @@ def _benchmark_context(plan: _Plan, lang: Language, benchmark: str) -> Benchmark
     facts = {key: _optional(value) for key, value in dataset.benchmarks.loc[benchmark].to_dict().items()}
     facts.update(dataset.translated(benchmark, code))
     entries = plan.current[plan.current["benchmark"] == benchmark]
-    previous = dataset.round(config.previous_round) if config.previous_round else plan.current.iloc[0:0]
+    previous = dataset.round(plan.previous) if plan.previous else plan.current.iloc[0:0]
     before = previous[previous["benchmark"] == benchmark]
     comparison = None
     if len(before):
         best_now = metrics.fastest_per_benchmark(entries).iloc[0]
         best_before = metrics.fastest_per_benchmark(before).iloc[0]
         comparison = {
-            "round": config.previous_round, "results": len(before),
+            "round": plan.previous, "results": len(before),
             "scored": int(before["score_minutes"].notna().sum()), "before": best_before, "now": best_now,
             "speedup": _optional(best_before["score_minutes"] / best_now["score_minutes"]),
             "before_decimals": score_decimals_of(best_before), "now_decimals": score_decimals_of(best_now),
             "before_anchor": _anchor_of(best_before), "now_anchor": _anchor_of(best_now),
             "unscored_now": int(entries["score_minutes"].isna().sum()),
             # Every result of the previous round, so that a figure citing one has a row to link to.
-            "table": results_table(before, lang, plan.round_infos.get(config.previous_round), plan.names),
+            "table": results_table(before, lang, plan.round_infos.get(plan.previous), plan.names),
         }
-    table = results_table(entries, lang, plan.round_infos.get(config.round), plan.names)
-    path = paths.benchmark(code, benchmark)
+    table = results_table(entries, lang, plan.round_infos.get(plan.round.name), plan.names)
+    path = paths.benchmark(code, benchmark, plan.section)
     charts = [chart for (chart_lang, _id), chart in plan.charts_by.items()
               if chart_lang == code and plan.chart_benchmark(chart) == benchmark]
     own = _articles_by_language(plan, code)[0]
@@ -455,23 +542,41 @@ def _benchmark_context(plan: _Plan, lang: Language, benchmark: str) -> Benchmark
         finding=[findings.fastest_sentence(entries, plan.figure_context, lang, plan.names, path,
                                            plan.benchmark_names)],
         finding_note=findings.unscored_sentence(entries, lang),
-        charts=charts, citing=citing, benchmarks_path=paths.benchmarks(code),
+        charts=charts, citing=citing, benchmarks_path=paths.benchmarks(code, plan.section),
+        rounds=_benchmark_rounds(plan, lang, benchmark),
         table=table, rows=table["rows"], scored=table["scored"],
         chart=plan.charts_by[(code, benchmark_chart_id(benchmark))], comparison=comparison,
         comparison_names={"before": plan.names.submitter(comparison["before"].get("submitter", "")),
                           "now": plan.names.submitter(comparison["now"].get("submitter", ""))}
         if comparison else None,
-        nav=[(b, dataset.benchmarks.loc[b, "name"], paths.benchmark(code, b)) for b in plan.round_benchmarks])
+        nav=[(b, dataset.benchmarks.loc[b, "name"], paths.benchmark(code, b, plan.section))
+             for b in plan.round_benchmarks])
+
+
+def _benchmark_rounds(plan: _Plan, lang: Language, benchmark: str) -> list[dict]:
+    """Every round with results of the benchmark, oldest first, each linked to its page of that round: the
+    benchmark across the archive (a renamed folder is the same benchmark, `same_as`)."""
+    rounds = []
+    for name in plan.figure_context.rounds:
+        entries = plan.dataset.round(name)
+        entries = entries[entries["benchmark"] == benchmark]
+        if len(entries):
+            best = metrics.fastest_per_benchmark(entries).iloc[0]
+            rounds.append({"name": name, "label": plan.round_infos[name].label if name in plan.round_infos else name,
+                           "path": paths.benchmark(lang.code, benchmark, plan.figure_context.section(name)),
+                           "current": name == plan.round.name, "results": len(entries),
+                           "score": _optional(best["score_minutes"]), "decimals": score_decimals_of(best)})
+    return rounds
 
 
 def _benchmarks_page(plan: _Plan, lang: Language) -> Page:
     """Every benchmark of the round with its finding and its result counts."""
-    code = lang.code
-    return Page(paths.benchmarks(code), code, "benchmarks.html", lang.gettext("Benchmarks"),
-                plan.every_language(paths.benchmarks), plan.view(SiteView, "benchmarks"),
-                x_default=paths.benchmarks(plan.config.default_language),
+    code, section = lang.code, plan.section
+    return Page(paths.benchmarks(code, section), code, "benchmarks.html", lang.gettext("Benchmarks"),
+                plan.every_language(lambda other: paths.benchmarks(other, section)), plan.view(SiteView, "benchmarks"),
+                x_default=paths.benchmarks(plan.config.default_language, section),
                 late=lambda: plan.view(BenchmarksView, "benchmarks",
-                                       benchmarks=plan.benchmark_entries(lang, paths.benchmarks(code))))
+                                       benchmarks=plan.benchmark_entries(lang, paths.benchmarks(code, section))))
 
 
 def _search_page(plan: _Plan, lang: Language) -> Page:
@@ -514,8 +619,8 @@ def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
     def row(ref) -> dict:
         return {"label": f"{plan.names.submitter(ref.submitter)} {ref.row['system']} "
                          f"({names.get(ref.benchmark, ref.benchmark)}, {ref.round})",
-                "path": paths.benchmark(code, ref.benchmark) + "#" + paths.result_anchor(ref.round, ref.submitter,
-                                                                                  ref.system_id)}
+                "path": paths.benchmark(code, ref.benchmark, ref.section) + "#" + paths.result_anchor(
+                    ref.round, ref.submitter, ref.system_id)}
 
     def evidence(quantity) -> list[dict]:
         return [row(ref) for ref in quantity.refs]
@@ -560,7 +665,8 @@ def _claims_page(plan: _Plan, lang: Language, verdicts: tuple) -> Page:
     } for v in verdicts]
     counts = {verdict: sum(1 for v in verdicts if v.verdict == verdict) for verdict in claim_stage.VERDICTS}
     legend = [(verdict, verdict_label(verdict, lang), counts[verdict]) for verdict in claim_stage.VERDICTS]
-    return Page(paths.claims(code), code, "claims.html", lang.gettext("Claims about the round"),
-                plan.every_language(paths.claims),
+    section = plan.section
+    return Page(paths.claims(code, section), code, "claims.html", lang.gettext("Claims about the round"),
+                plan.every_language(lambda other: paths.claims(other, section)),
                 plan.view(ClaimsView, "claims", claims=items, legend=legend, marks=claim_stage.VERDICT_MARKS),
-                x_default=paths.claims(plan.config.default_language))
+                x_default=paths.claims(plan.config.default_language, section))

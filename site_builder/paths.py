@@ -29,8 +29,8 @@ def article_card(lang: str, slug: str) -> str:
     return f"og/{lang}/articles/{slug}.png"
 
 
-def home_card(lang: str) -> str:
-    return f"og/{lang}/home.png"
+def home_card(lang: str, section: str = "") -> str:
+    return f"og/{lang}/{section}home.png"
 
 
 def round_section(round_name: str, main: bool) -> str:

@@ -185,12 +185,30 @@ class BoundArticles:
         return INLINE_MARKER.sub(replace, html_of(article))
 
 
-def bind(articles, inputs: Inputs, rename: Callable[[str], str] = str) -> BoundArticles:
-    """Bind every shortcode of every article against `inputs`; all failures reported together."""
+def bind(articles, inputs: Inputs | dict[str, Inputs], rename: Callable[[str], str] = str,
+         main_round: str | None = None) -> BoundArticles:
+    """Bind every shortcode of every article against `inputs`; all failures reported together. With one
+    `Inputs` per round, an article's shortcodes are bound in its round: its front matter `round`, else
+    `main_round`."""
     problems = Collector()
-    bound = {name: kind.bind(articles, inputs, problems) for name, kind in SHORTCODES.items() if kind.bind}
+    by_round = inputs if isinstance(inputs, dict) else {main_round: inputs}
+    groups: dict = {}
+    for article in articles:
+        round_name = (article.round or main_round) if isinstance(inputs, dict) else main_round
+        groups.setdefault(round_name, []).append(article)
+    bound: dict = {name: {} for name, kind in SHORTCODES.items() if kind.bind}
+    for round_name, group in groups.items():
+        if round_name not in by_round:
+            for article in group:
+                problems.error(f"front matter 'round' names '{round_name}', a round this site does not have",
+                               article.source, article.line_of.get("round", 1),
+                               hint="rounds of this site: " + ", ".join(by_round))
+            continue
+        for name, kind in SHORTCODES.items():
+            if kind.bind:
+                bound[name].update(kind.bind(group, by_round[round_name], problems))
     problems.raise_if_any()
-    benchmarks = inputs.context.dataset.benchmarks
+    benchmarks = next(iter(by_round.values())).context.dataset.benchmarks
     names = {str(b): str(benchmarks.loc[b, "name"]) for b in benchmarks.index}
     return BoundArticles(bound, names, rename)
 

@@ -8,6 +8,7 @@ goes through `freshness.Outputs`, which keeps the previous build's file when wha
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 import json
 import os
@@ -58,12 +59,15 @@ class BuildState:
     warnings: list[Problem] = field(default_factory=list)
     theme: Theme | None = None
     languages: list = field(default_factory=list)
-    inputs: object = None
+    inputs: object = None  # the main round's chart inputs
+    round_inputs: dict = field(default_factory=dict)  # round -> its chart inputs, oldest first
     project_charts: list = field(default_factory=list)
-    chart_set: object = None
+    chart_set: object = None  # every round's charts; the main round's warnings, notes and aliases
+    chart_sets: dict = field(default_factory=dict)  # round -> its own charts
     vega: object = None
     articles: freshness.Collection | None = None
-    verdicts: list = field(default_factory=list)
+    verdicts: dict = field(default_factory=dict)  # round -> its claims' verdicts
+    figure_contexts: dict = field(default_factory=dict)  # round -> what its figures resolve in
     bound: object = None
     updated: dt.date | None = None
     site_pages: list = field(default_factory=list)
@@ -120,7 +124,9 @@ def read_data(state: BuildState) -> None:
     own charts (charts/*.py)."""
     config = state.config
     try:
-        state.inputs = chart_catalog.load_inputs(config.data_dir, config.round, config.previous_round)
+        state.inputs = chart_catalog.load_inputs(config.data_dir, config.round, config.compared_round,
+                                                 rounds=config.site_rounds)
+        state.round_inputs = chart_catalog.round_inputs(state.inputs, config.data_dir)
     except SiteError as error:
         state.problems.extend(error)
     state.project_charts, found = chart_catalog.load_project_charts(config.charts_dir)
@@ -136,8 +142,16 @@ def make_charts(state: BuildState) -> None:
     if isinstance(vega, images.RenderFailure):
         raise SiteError(Problem(f"vl-convert could not make its JavaScript bundle (vega.js): {vega}"))
     state.vega = vega
-    keys = _chart_inputs_keys(state)
-    state.chart_set = chart_catalog.build_charts(state.inputs, state.languages, keys, state.project_charts)
+    for name, inputs in state.round_inputs.items():
+        built = chart_catalog.build_charts(inputs, state.languages, _chart_inputs_keys(state, name),
+                                           state.project_charts)
+        section = paths.round_section(name, inputs.main)
+        state.chart_sets[name] = dataclasses.replace(built, charts=[
+            dataclasses.replace(chart, section=section) for chart in built.charts]) if section else built
+    main = state.chart_sets[state.config.round]
+    # What another round's data lacks is that round's history, not something to fix: no warning, no note.
+    state.chart_set = dataclasses.replace(main, charts=[chart for chart_set in state.chart_sets.values()
+                                                        for chart in chart_set.charts])
     state.chart_renderings = _add_chart_files(state.outputs, state.chart_set.charts, state.chart_set.aliases)
 
 
@@ -177,10 +191,14 @@ def bind_figures_and_claims(state: BuildState) -> None:
         shown = display_path(config.data_dir / "display_names.csv")
         state.warnings.append(Problem("no display name for submitter " + ", ".join(f"'{m}'" for m in missing_names)
                                       + "; shown as the raw id", shown, severity="note"))
-    figure_context = figures.FigureContext(dataset, config.round, config.previous_round)
-    state.verdicts = claims.evaluate_claims(config, figure_context, state.strict, state.warnings)
-    state.bound = shortcodes.bind(state.articles, shortcodes.Inputs(
-        figure_context, {v.id: v for v in state.verdicts}, chart_set, state.snapshot.site), names.in_text)
+    state.figure_contexts = figures.round_contexts(dataset, list(state.round_inputs), config.round,
+                                                   config.compared_round)
+    inputs = {}
+    for name, context in state.figure_contexts.items():
+        state.verdicts[name] = claims.evaluate_claims(config, context, state.strict, state.warnings)
+        inputs[name] = shortcodes.Inputs(context, {v.id: v for v in state.verdicts[name]}, state.chart_sets[name],
+                                         state.snapshot.site)
+    state.bound = shortcodes.bind(state.articles, inputs, names.in_text, main_round=config.round)
     placeholder = placeholder_base_url_problem(config, state.base_url)
     late = [*([placeholder] if placeholder else []), *chart_set.left_out.values()]
     state.warnings += late
@@ -193,10 +211,13 @@ def plan_pages(state: BuildState) -> None:
     this build's answers to what the last build's outputs read."""
     config, chart_set, names = state.config, state.chart_set, state.inputs.names
     state.updated = build_date(state.articles)
-    state.site_pages = pages.plan_pages(config, state.languages, state.inputs.dataset, state.articles,
-                                        chart_set.charts, state.updated, state.inputs.features, state.verdicts,
-                                        state.bound, names)
-    state.site_pages += pages.alias_pages(config, state.languages, chart_set.aliases, chart_set.charts)
+    sections = [pages.RoundSection(name, state.figure_contexts[name], state.chart_sets[name].charts,
+                                   inputs.features, state.verdicts[name])
+                for name, inputs in state.round_inputs.items()]
+    state.site_pages = pages.plan_pages(config, state.languages, state.inputs.dataset, state.articles, sections,
+                                        state.updated, state.bound, names)
+    state.site_pages += pages.alias_pages(config, state.languages, chart_set.aliases,
+                                          state.chart_sets[config.round].charts)
     state.page_keys = [pages.page_key(page) for page in state.site_pages]
     theme = state.theme
     theme_files = assets.theme_assets(theme.assets())
@@ -266,7 +287,8 @@ def render_pages(state: BuildState) -> None:
 def make_feeds_and_indexes(state: BuildState) -> None:
     """An Atom feed per language with its newest articles, the sitemap (with hreflang alternates), robots.txt."""
     config, outputs, envs = state.config, state.outputs, state.envs
-    charts_by = {(chart.lang, chart.id): chart for chart in state.chart_set.charts}
+    charts_of = {name: {(chart.lang, chart.id): chart for chart in chart_set.charts}
+                 for name, chart_set in state.chart_sets.items()}  # an article shows its round's charts
     languages = {lang.code: lang for lang in state.languages}
     site = state.site_read
 
@@ -276,7 +298,8 @@ def make_feeds_and_indexes(state: BuildState) -> None:
         def feed(code=code, env=env, path=path) -> str:
             own = [a for a in state.articles if a.lang == code][:FEED_ENTRIES]  # newest first
             # Relative to the article: each entry carries its article's URL as xml:base.
-            entries = [(a, shortcodes.article_parts(a, charts_by, state.bound.html(a, languages[code], a.path)))
+            entries = [(a, shortcodes.article_parts(a, charts_of[a.round or config.round],
+                                                    state.bound.html(a, languages[code], a.path)))
                        for a in own]
             return render.render(env, "feed.xml", {
                 "page": pages.Page(path, code, "feed.xml", config.title[code], {}), "config": config,
@@ -342,10 +365,11 @@ def _cache_state() -> tuple[int | None, ...]:
     return tuple(state)
 
 
-def _chart_inputs_keys(state: BuildState) -> dict[str, str]:
-    """Language code -> hash of what its charts are made from: the site's inputs but for articles and
-    templates (data, rounds, catalogs, project charts, code and libraries)."""
-    return {code: freshness.digest(("charts", state.snapshot.site, code)) for code in state.config.languages}
+def _chart_inputs_keys(state: BuildState, round_name: str) -> dict[str, str]:
+    """Language code -> hash of what a round's charts are made from: the site's inputs but for articles and
+    templates (data, rounds, catalogs, project charts, code and libraries), and the round."""
+    return {code: freshness.digest(("charts", state.snapshot.site, code, round_name))
+            for code in state.config.languages}
 
 
 def _plan_rendering(outputs: freshness.Outputs, path: str, task: images.Task,
@@ -409,13 +433,15 @@ def _add_chart_files(outputs: freshness.Outputs, charts: list[chart_catalog.Char
     for chart in charts:
         spec = json.dumps(chart.spec, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
         rows_csv = csv_out.frame_csv(chart.rows)
-        for chart_id in [chart.id, *old_ids.get(chart.id, [])]:
-            outputs.put(paths.chart_spec(chart.lang, chart_id), spec)
-            _plan_rendering(outputs, paths.chart_svg(chart.lang, chart_id), ("svg", chart.spec), renderings)
-            _plan_rendering(outputs, paths.chart_narrow_svg(chart.lang, chart_id), ("narrow-svg", chart.spec),
+        section = chart.section
+        for chart_id in [chart.id, *(old_ids.get(chart.id, []) if not section else [])]:
+            outputs.put(paths.chart_spec(chart.lang, chart_id, section), spec)
+            _plan_rendering(outputs, paths.chart_svg(chart.lang, chart_id, section), ("svg", chart.spec), renderings)
+            _plan_rendering(outputs, paths.chart_narrow_svg(chart.lang, chart_id, section),
+                            ("narrow-svg", chart.spec), renderings)
+            _plan_rendering(outputs, paths.chart_png(chart.lang, chart_id, section), ("png", chart.spec),
                             renderings)
-            _plan_rendering(outputs, paths.chart_png(chart.lang, chart_id), ("png", chart.spec), renderings)
-            csv_path = paths.chart_csv(chart_id)
+            csv_path = paths.chart_csv(chart_id, section)
             if csv_path not in outputs.files:
                 outputs.put(csv_path, rows_csv)
     return renderings, images.Renderings([task for _, task in renderings])

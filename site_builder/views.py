@@ -38,6 +38,9 @@ class SiteView(View):
     names: DisplayNames
     section: str | None  # the menu entry this page is under
     lang_names: dict[str, str]  # language code -> its own name, for the language switcher
+    round_nav: dict | None  # on another round's pages than the main round's: its name, label, section, claims
+    round_name: str  # the round of the page (the main round's, on the pages of the whole site)
+    previous_round: str | None  # the round it is compared with
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,7 @@ class BenchmarkView(SiteView):
     comparison: dict | None  # with the previous round
     comparison_names: dict | None
     nav: list[tuple[str, str, str]]
+    rounds: list[dict]  # the rounds with results of the benchmark, each linked to its page
 
 
 @dataclass(frozen=True)
@@ -141,3 +145,4 @@ class RedirectView(View):
     config: SiteConfig
     target: str
     canonical: str
+    message: str = ""  # what the page says before its link (default: that the chart has a new address)

@@ -408,8 +408,10 @@ def _cached_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lan
     return chart
 
 
-def load_inputs(data_dir: Path, round_name: str, previous_round: str | None, root: Path | None = None) -> ChartInputs:
-    """Chart inputs read from a data folder, every problem reported together (for export and tests)."""
+def load_inputs(data_dir: Path, round_name: str, previous_round: str | None, root: Path | None = None,
+                rounds: Sequence[str] = ()) -> ChartInputs:
+    """The main round's chart inputs read from a data folder, with the results of `rounds` too (every round of
+    the site, for its archive); every problem reported together."""
     from site_builder.data import load_dataset
     from site_builder.hardware import load_hardware
     from site_builder.rounds import load_round_info
@@ -423,7 +425,9 @@ def load_inputs(data_dir: Path, round_name: str, previous_round: str | None, roo
             problems.extend(error)
             return None
 
-    rounds = [round_name] + ([previous_round] if previous_round else [])
+    from site_builder.rounds import round_order
+
+    rounds = sorted({*rounds, round_name, *([previous_round] if previous_round else [])}, key=round_order)
     dataset = attempt(load_dataset, data_dir, rounds, root)
     hardware = attempt(load_hardware, data_dir, root)
     info = attempt(load_round_info, data_dir, round_name, root)
@@ -432,4 +436,27 @@ def load_inputs(data_dir: Path, round_name: str, previous_round: str | None, roo
     hardware.check_results(dataset.results, problems)
     inputs = prepare_inputs(dataset, hardware, info, round_name, previous_round, problems, names)
     problems.raise_if_any()
-    return inputs
+    return dataclasses.replace(inputs, rounds=tuple(rounds), main=True)
+
+
+def round_inputs(main: ChartInputs, data_dir: Path, root: Path | None = None) -> dict[str, ChartInputs]:
+    """Every round's chart inputs, oldest first: the main round's, and each other round's with its own round.toml
+    features and the round before it to compare with; the data, hardware and names are shared."""
+    from site_builder.rounds import load_round_info, previous_of
+
+    problems = Collector()
+    found = {}
+    for name in main.rounds:
+        if name == main.round:
+            found[name] = main
+            continue
+        try:
+            info = load_round_info(data_dir, name, root)
+        except SiteError as error:
+            problems.extend(error)
+            continue
+        inputs = prepare_inputs(main.dataset, main.hardware, info, name, previous_of(list(main.rounds), name),
+                                problems, main.names)
+        found[name] = dataclasses.replace(inputs, rounds=main.rounds, main=False)
+    problems.raise_if_any()
+    return found
