@@ -50,7 +50,7 @@ def test_bound_figures_and_claims_render_in_the_page_language(mini_site, tmp_pat
     # each number links to the cell of its value in its row: the minutes, the accelerators
     assert 'href="../../benchmarks/deepseekv3-671b/index.html#r-v6-0-acme-a2048--minutes"' in page
     assert 'href="../../benchmarks/deepseekv3-671b/index.html#r-v6-0-acme-a2048--accelerators"' in page
-    assert 'href="../../benchmarks/llama31-8b/index.html#r-v5-1-beta-b8--minutes"' in page  # the previous round's
+    assert 'href="../../rounds/v5-1/benchmarks/llama31-8b/index.html#r-v5-1-beta-b8--minutes"' in page  # the previous round's
     target = (tmp_path / "out/nl/benchmarks/deepseekv3-671b/index.html").read_text()
     assert 'id="r-v6-0-acme-a2048--minutes"' in target and 'id="r-v6-0-acme-a2048--accelerators"' in target
     assert 'role="tooltip"' in page and "Acme, a2048 (2.048 × GB300)" in text

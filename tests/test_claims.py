@@ -25,8 +25,8 @@ LANGS = ("en", "nl", "it", "vi")
 
 def _evaluate(root: Path, strict: bool = False, warnings: list | None = None):
     config = load_config(root)
-    dataset = load_dataset(config.data_dir, [config.round, config.previous_round], root)
-    return evaluate_claims(config, FigureContext(dataset, config.round, config.previous_round), strict, warnings)
+    dataset = load_dataset(config.data_dir, [config.round, config.compared_round], root)
+    return evaluate_claims(config, FigureContext(dataset, config.round, config.compared_round), strict, warnings)
 
 
 def _problems(root: Path) -> list[str]:

@@ -23,7 +23,8 @@ def test_shipped_config_loads():
     config = load_config(ROOT)
     assert config.languages == ("en", "nl", "it", "vi")
     assert config.default_language == "en"
-    assert (config.round, config.previous_round) == ("v6.0", "v5.1")
+    # the round compared with is the one before the main round, unless site.toml names it
+    assert (config.round, config.compared_round) == ("v6.0", "v5.1") and config.site_rounds[-1] == "v6.0"
     assert config.base_url.endswith("/")
 
 

@@ -372,7 +372,7 @@ def test_filter_error_in_a_template_names_the_template_line_and_page(mini_site, 
         entry for entry in (own_templates / "home.html").read_text().split("\n") if "'many'|number" in entry))
     lines = fails(mini_site, tmp_path / "out")
     assert any(entry.startswith(f"templates/home.html:{line}: error: ") and "in template" in entry for entry in lines), lines
-    assert "  hint: while building en/index.html and 1 other page" in lines
+    assert "  hint: while building en/rounds/v5-1/index.html and 3 other pages" in lines  # every round's overview
 
 
 def test_template_syntax_error_names_file_and_line(mini_site, own_templates, tmp_path):

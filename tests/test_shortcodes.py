@@ -30,9 +30,10 @@ def test_the_markdown_stage_dispatches_through_the_registry():
 
 def test_a_view_reads_as_the_mapping_of_its_fields():
     view = ChartsView(config=None, updated=dt.date(2026, 1, 1), names=None, section="charts", lang_names={},
-                      charts=[])
+                      round_nav=None, round_name="v6.0", previous_round=None, charts=[])
     assert {**view} == {"config": None, "updated": dt.date(2026, 1, 1), "names": None, "section": "charts",
-                        "lang_names": {}, "charts": []}
+                        "lang_names": {}, "round_nav": None, "round_name": "v6.0", "previous_round": None,
+                        "charts": []}
     assert view["charts"] == []
     with pytest.raises(KeyError):
-        SiteView(None, dt.date(2026, 1, 1), None, None, {})["charts"]
+        SiteView(None, dt.date(2026, 1, 1), None, None, {}, None, "v6.0", None)["charts"]
