@@ -195,11 +195,13 @@ def test_the_archive_benchmark_sets_the_key_and_reports_ratios_and_failures(tmp_
         assert tomllib.loads(archive.with_archive(archive.with_archive(shipped, not flag), flag))["archive"] is flag
 
     single, everything = (archive.Variant(name, tmp_path, tmp_path / name, tmp_path) for name in archive.VARIANTS)
-    single.runs = {"cold build": [archive.Run(10, 100, 600, 600, 150, 290), archive.Run(12, 100, 600, 600, 150, 290)],
-                   "serve: first edit": [archive.Run(2)]}
-    everything.runs = {"cold build": [archive.Run(33, 900, 5000, 5000, 200, 400)], "serve: first edit": [archive.Run(3)]}
+    cold = [archive.Run(10, 100, 600, 600, 150, 290), archive.Run(12, 100, 600, 600, 150, 290)]
+    single.runs = {"cold build": cold, "serve: first edit": [archive.Run(2)]}
+    everything.runs = {"cold build": [archive.Run(33, 900, 5000, 5000, 200, 400)],
+                       "serve: first edit": [archive.Run(3)]}
     everything.errors = {"no-op rebuild": "boom"}
     table = archive.report([single, everything], ["header"])
-    assert "| cold build | 11.00 | 33.00 | 3.00 x | 100 / 900 | 600 (600) / 5,000 (5,000) | 150 / 200 | 290 / 400 |" in table
+    assert ("| cold build | 11.00 | 33.00 | 3.00 x | 100 / 900 | 600 (600) / 5,000 (5,000) | 150 / 200 | 290 / 400 |"
+            in table)
     assert "| serve: first edit | 2.00 | 3.00 | 1.50 x | - / - |" in table
     assert "| no-op rebuild | failed: archive: boom |" in table
