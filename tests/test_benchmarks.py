@@ -181,3 +181,27 @@ def test_the_ingest_benchmark_times_both_tools_on_one_repository_and_judges_the_
     assert "| result_summarizer, each submitter folder in turn |" in result.stdout
     assert re.search(r"ingest / summarizer: \*\*\d+\.\d\dx\*\* \(target <= 0\.25x: (met|NOT met)\)", result.stdout)
     assert sum(1 for _ in (tmp_path / "work" / "ingested.csv").open()) == 3
+
+
+def test_the_archive_benchmark_sets_the_key_and_reports_ratios_and_failures(tmp_path):
+    """benchmarks/archive.py without building: the copies differ only in `archive`, the table gives the ratio."""
+    import tomllib
+
+    archive = _load("archive")
+    shipped = (ROOT / "site.toml").read_text(encoding="utf-8")
+    for flag in (True, False):
+        changed = tomllib.loads(archive.with_archive(shipped, flag))
+        assert changed == {**tomllib.loads(shipped), "archive": flag}
+        assert tomllib.loads(archive.with_archive(archive.with_archive(shipped, not flag), flag))["archive"] is flag
+
+    single, everything = (archive.Variant(name, tmp_path, tmp_path / name, tmp_path) for name in archive.VARIANTS)
+    cold = [archive.Run(10, 100, 600, 600, 150, 290), archive.Run(12, 100, 600, 600, 150, 290)]
+    single.runs = {"cold build": cold, "serve: first edit": [archive.Run(2)]}
+    everything.runs = {"cold build": [archive.Run(33, 900, 5000, 5000, 200, 400)],
+                       "serve: first edit": [archive.Run(3)]}
+    everything.errors = {"no-op rebuild": "boom"}
+    table = archive.report([single, everything], ["header"])
+    assert ("| cold build | 11.00 | 33.00 | 3.00 x | 100 / 900 | 600 (600) / 5,000 (5,000) | 150 / 200 | 290 / 400 |"
+            in table)
+    assert "| serve: first edit | 2.00 | 3.00 | 1.50 x | - / - |" in table
+    assert "| no-op rebuild | failed: archive: boom |" in table
