@@ -201,6 +201,7 @@ class _Plan:
     round_infos: dict[str, RoundInfo]  # round -> its declared facts (results repository for folder links)
     round: RoundSection
     charts_of: dict  # round -> its charts_by: an article shows its own round's charts
+    across: dict  # benchmark -> (round, results, fastest row) of each round that ran it, oldest first
     features: Features | None = None
     names: DisplayNames = field(default_factory=DisplayNames)
 
@@ -296,6 +297,12 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
     names = names or DisplayNames()
     round_infos = {section.name: load_round_info(config.data_dir, section.name) for section in rounds}
     charts_of = {section.name: {(c.lang, c.id): c for c in section.charts} for section in rounds}
+    across: dict[str, list] = {}  # every page of a benchmark, in every round and language, lists the same rounds
+    for section in rounds:
+        current = dataset.round(section.name)
+        counts = current["benchmark"].value_counts()
+        for _, best in metrics.fastest_per_benchmark(current, dataset.benchmarks_in(section.name)).iterrows():
+            across.setdefault(best["benchmark"], []).append((section.name, int(counts[best["benchmark"]]), best))
     plans = {}
     for section in rounds:
         current = dataset.round(section.name)
@@ -310,7 +317,7 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
         plans[section.name] = _Plan(
             config, dataset, articles, charts_of[section.name], codes, common, round_benchmarks,
             metrics.headline(current), metrics.fastest_per_benchmark(current, round_benchmarks), bound, round_infos,
-            section, charts_of, section.features, names)
+            section, charts_of, across, section.features, names)
     plan = plans[config.round]
 
     site = [Page(paths.CHOOSER, None, "chooser.html", config.title[config.default_language],
@@ -556,17 +563,11 @@ def _benchmark_context(plan: _Plan, lang: Language, benchmark: str) -> Benchmark
 def _benchmark_rounds(plan: _Plan, lang: Language, benchmark: str) -> list[dict]:
     """Every round with results of the benchmark, oldest first, each linked to its page of that round: the
     benchmark across the archive (a renamed folder is the same benchmark, `same_as`)."""
-    rounds = []
-    for name in plan.figure_context.rounds:
-        entries = plan.dataset.round(name)
-        entries = entries[entries["benchmark"] == benchmark]
-        if len(entries):
-            best = metrics.fastest_per_benchmark(entries).iloc[0]
-            rounds.append({"name": name, "label": plan.round_infos[name].label if name in plan.round_infos else name,
-                           "path": paths.benchmark(lang.code, benchmark, plan.figure_context.section(name)),
-                           "current": name == plan.round.name, "results": len(entries),
-                           "score": _optional(best["score_minutes"]), "decimals": score_decimals_of(best)})
-    return rounds
+    return [{"name": name, "label": plan.round_infos[name].label,
+             "path": paths.benchmark(lang.code, benchmark, plan.figure_context.section(name)),
+             "current": name == plan.round.name, "results": results,
+             "score": _optional(best["score_minutes"]), "decimals": score_decimals_of(best)}
+            for name, results, best in plan.across.get(benchmark, [])]
 
 
 def _benchmarks_page(plan: _Plan, lang: Language) -> Page:
