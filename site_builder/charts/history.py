@@ -20,9 +20,12 @@ def site_rounds(inputs: ChartInputs) -> list[str]:
 
 
 def family_of(inputs: ChartInputs) -> list[tuple[str, ...]]:
-    """The benchmark families with results in the site's rounds, in catalog order."""
-    return history.families(inputs.dataset.results, list(inputs.dataset.benchmarks.index), site_rounds(inputs),
-                            inputs.dataset.successors)
+    """The benchmark families with results in two rounds or more of the site's, in catalog order (a family of one
+    round has no history yet: its round's charts show it)."""
+    results, rounds = inputs.dataset.results, site_rounds(inputs)
+    found = history.families(results, list(inputs.dataset.benchmarks.index), rounds, inputs.dataset.successors)
+    return [family for family in found
+            if len({r for b in family for r in history.rounds_of(results, b, rounds)}) > 1]
 
 
 def history_chart_id(*family: str) -> str:
