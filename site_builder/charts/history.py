@@ -92,9 +92,9 @@ def family_history(family: tuple[str, ...]) -> ChartFactory:
         colour = alt.Color("series:N", title=None, legend=legend, scale=alt.Scale(
             domain=series, range=[CHART_COLOURS[c] for c in ("#0072B2", "#D55E00")][:len(series)]))
         member_names = [names[b] for b in family if b in set(rows["benchmark"])]
+        shapes = ["circle", "triangle-up", "square"][:len(member_names)] if len(member_names) <= 3 else alt.Undefined
         shape = alt.Shape("benchmark_name:N", title=None, legend=legend if len(member_names) > 1 else None,
-                          scale=alt.Scale(domain=member_names, range=["circle", "triangle-up", "square"][:len(member_names)]
-                                          if len(member_names) <= 3 else alt.Undefined))
+                          scale=alt.Scale(domain=member_names, range=shapes))
         tooltip = [alt.Tooltip("benchmark_name:N", title=_("Benchmark")), alt.Tooltip("round:N", title=_("Round")),
                    alt.Tooltip("series:N", title=_("Series")),
                    alt.Tooltip("score_minutes:Q", title=_("Time to train (minutes)"), format=",.4f"),
