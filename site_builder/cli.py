@@ -585,3 +585,21 @@ class _ProgressBar:
             self.bar.current_item = "done"
             self.bar.update(self.bar.length - self.bar.pos)
             self.stack.close()
+
+
+@main.command("rules-data")
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
+              help="Project folder holding site.toml.")
+def rules_data(root: Path) -> None:
+    """Write data/rules.csv: each round's quality targets and RCPs, from the installed mlperf-logging."""
+    from site_builder.config import load_config
+    from site_builder.data import load_dataset
+    from site_builder.rules_data import write_rules
+
+    try:
+        config = load_config(root)
+        rounds = config.site_rounds
+        path = write_rules(load_dataset(config.data_dir, rounds, root), rounds, config.data_dir)
+    except SiteError as error:
+        _fail(error, "rules-data failed", "; nothing was written")
+    click.echo(f"wrote {path}", err=True)

@@ -78,6 +78,10 @@ class Dataset:
     results: pd.DataFrame
     benchmarks: pd.DataFrame
     benchmark_texts: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)  # (id, lang) -> texts
+    # Across rounds (site_builder/history.py): each round's rules (data/rules.csv) and which benchmark replaced
+    # which (data/successors.csv); empty where the project has neither.
+    rules: pd.DataFrame = field(default_factory=pd.DataFrame)
+    successors: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def round(self, name: str) -> pd.DataFrame:
         """One round's results (computed once: pages, charts and every bound figure ask again and again)."""
@@ -283,7 +287,11 @@ def load_dataset(data_dir: Path, rounds: list[str], root: Path | None = None) ->
     # no name, its id is its name. The id stays for anchors, CSV downloads and the detail view.
     named = results["system_name"].fillna("").str.strip()
     results["system"] = named.where(named != "", results["system_id"])
-    return Dataset(results=results, benchmarks=benchmarks, benchmark_texts=texts)
+    from site_builder.history import load_successors
+    from site_builder.rules_data import load_rules
+
+    return Dataset(results=results, benchmarks=benchmarks, benchmark_texts=texts, rules=load_rules(data_dir),
+                   successors=load_successors(data_dir))
 
 
 def _benchmark_texts(path: Path, root: Path | None, bases: list[Path], known: set[str],

@@ -13,7 +13,7 @@ import pandas as pd
 from markupsafe import Markup, escape
 from slugify import slugify
 
-from site_builder import claims as claim_stage, derive, findings, freshness, metrics, paths
+from site_builder import archive_pages, claims as claim_stage, derive, findings, freshness, metrics, paths
 from site_builder.charts import Chart, Features, benchmark_chart_id
 from site_builder.charts.scaling import scaling_chart_id
 from site_builder.config import SiteConfig
@@ -329,6 +329,8 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
         if config.search:
             site.append(_search_page(plan, lang))
         site += _main_round_redirects(plan, lang)
+    site += archive_pages.archive_pages(config, languages, dataset, config.site_rounds, config.round, plan.charts_by,
+                                        names, updated)
     site.append(Page(paths.NOT_FOUND, None, "404.html", "404", {}, plan.view(ChooserView, homes=homes),
                      in_sitemap=False))
     return site

@@ -146,3 +146,24 @@ class RedirectView(View):
     target: str
     canonical: str
     message: str = ""  # what the page says before its link (default: that the chart has a new address)
+
+
+@dataclass(frozen=True)
+class RecordsView(SiteView):
+    """Each benchmark's fastest result ever (`history.records`), and the charts across rounds."""
+
+    records: list[dict]
+    unscored: int  # results of every round without a score: none of them can hold a record
+    results: int
+    charts: list[Chart]
+    rounds_path: str
+
+
+@dataclass(frozen=True)
+class RoundsView(SiteView):
+    """Every round of the site, newest first, with its participation and a link to its pages."""
+
+    rounds: list[dict]
+    participation: Chart | None
+    charts: list[Chart]  # one per benchmark family
+    records_path: str

@@ -4,7 +4,7 @@ showcase, its head-to-head pair) comes from `charts.features`, never from here."
 
 from __future__ import annotations
 
-from site_builder.charts import compare, overview
+from site_builder.charts import compare, history, overview
 from site_builder.charts.benchmark import benchmark_chart_id, benchmark_results
 from site_builder.charts.registry import chart
 from site_builder.charts.scaling import scaling, scaling_chart_id
@@ -58,3 +58,18 @@ def gpu_minutes(inputs, lang):
 @chart(benchmark_chart_id, each=lambda inputs: inputs.round_benchmarks())
 def benchmark(inputs, lang, benchmark_id):
     return benchmark_results(benchmark_id)(inputs, lang)
+
+
+def _across_rounds(inputs) -> bool:
+    """Charts across rounds are built once, with the main round's charts."""
+    return inputs.main and len(inputs.rounds) > 1
+
+
+@chart("participation-over-rounds", when=_across_rounds)
+def participation_over_rounds(inputs, lang):
+    return history.participation_over_rounds(inputs, lang)
+
+
+@chart(history.history_chart_id, each=lambda inputs: history.family_of(inputs) if _across_rounds(inputs) else [])
+def family_history(inputs, lang, family):
+    return history.family_history(family)(inputs, lang)
