@@ -13,8 +13,10 @@ import pandas as pd
 from markupsafe import Markup, escape
 from slugify import slugify
 
-from site_builder import archive_pages, claims as claim_stage, derive, findings, freshness, metrics, paths
+from site_builder import archive_pages, history
+from site_builder import claims as claim_stage, derive, findings, freshness, metrics, paths
 from site_builder.charts import Chart, Features, benchmark_chart_id
+from site_builder.charts.history import history_chart_id
 from site_builder.charts.scaling import scaling_chart_id
 from site_builder.config import SiteConfig
 from site_builder.content import Article
@@ -202,6 +204,7 @@ class _Plan:
     round: RoundSection
     charts_of: dict  # round -> its charts_by: an article shows its own round's charts
     across: dict  # benchmark -> (round, results, fastest row) of each round that ran it, oldest first
+    history_of: dict  # benchmark -> id of its family's chart across rounds (a chart of the main round's)
     features: Features | None = None
     names: DisplayNames = field(default_factory=DisplayNames)
 
@@ -303,6 +306,9 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
         counts = current["benchmark"].value_counts()
         for _, best in metrics.fastest_per_benchmark(current, dataset.benchmarks_in(section.name)).iterrows():
             across.setdefault(best["benchmark"], []).append((section.name, int(counts[best["benchmark"]]), best))
+    history_of = {benchmark: history_chart_id(*family) for family in history.families(
+        dataset.results, list(dataset.benchmarks.index), [section.name for section in rounds], dataset.successors)
+        for benchmark in family}
     plans = {}
     for section in rounds:
         current = dataset.round(section.name)
@@ -317,7 +323,7 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
         plans[section.name] = _Plan(
             config, dataset, articles, charts_of[section.name], codes, common, round_benchmarks,
             metrics.headline(current), metrics.fastest_per_benchmark(current, round_benchmarks), bound, round_infos,
-            section, charts_of, across, section.features, names)
+            section, charts_of, across, history_of, section.features, names)
     plan = plans[config.round]
 
     site = [Page(paths.CHOOSER, None, "chooser.html", config.title[config.default_language],
@@ -544,6 +550,8 @@ def _benchmark_context(plan: _Plan, lang: Language, benchmark: str) -> Benchmark
     path = paths.benchmark(code, benchmark, plan.section)
     charts = [chart for (chart_lang, _id), chart in plan.charts_by.items()
               if chart_lang == code and plan.chart_benchmark(chart) == benchmark]
+    across_rounds = plan.charts_of[config.round].get((code, plan.history_of.get(benchmark)))
+    charts += [across_rounds] if across_rounds else []
     own = _articles_by_language(plan, code)[0]
     citing = [article for article in own if benchmark in plan.benchmarks_cited(article)]
     return plan.view(
