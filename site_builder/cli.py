@@ -594,6 +594,7 @@ def rules_data(root: Path) -> None:
     """Write data/rules.csv: each round's quality targets and RCPs, from the installed mlperf-logging."""
     from site_builder.config import load_config
     from site_builder.data import load_dataset
+    from site_builder.errors import SiteError
     from site_builder.rules_data import write_rules
 
     try:

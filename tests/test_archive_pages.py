@@ -8,11 +8,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from site_builder import archive_pages, charts as chart_catalog, paths, stages
+from site_builder import archive_pages, charts as chart_catalog, paths
 from site_builder.build import build_site
 from site_builder.charts import build_chart, catalog
 from site_builder.config import load_config
-from site_builder.data import load_dataset
 from site_builder.display_names import DisplayNames
 from site_builder.i18n import load_language
 from site_builder.rounds import discover_rounds
@@ -26,16 +25,10 @@ def _languages():
     return [load_language(code, ROOT / "site_builder/theme/locales")[0] for code in LANGUAGES]
 
 
-def _with_every_round(data_dir, round_name, previous_round, root=None, load=chart_catalog.load_inputs):
-    """Chart inputs of the main round with every round of the data folder (what the site's build gives them)."""
-    inputs = load(data_dir, round_name, previous_round, root)
-    rounds = discover_rounds(data_dir)
-    return replace(inputs, dataset=load_dataset(data_dir, rounds, root), rounds=tuple(rounds))
-
-
 @pytest.fixture(scope="module")
 def inputs():
-    return _with_every_round(DATA, "v6.0", "v5.1")
+    """Chart inputs of the main round with every round of the data folder (what the site's build gives them)."""
+    return chart_catalog.load_inputs(DATA, "v6.0", "v5.1", rounds=discover_rounds(DATA))
 
 
 @pytest.fixture(scope="module")
@@ -113,13 +106,8 @@ def built_mini(tmp_path_factory):
     config = root / "site.toml"
     config.write_text(config.read_text().replace('["en", "nl"]', '["en", "nl", "it", "vi"]').replace(
         'nl = "Mini-rapport"', 'nl = "Mini-rapport"\nit = "Mini rapporto"\nvi = "Báo cáo nhỏ"'))
-    original = stages.chart_catalog.load_inputs
-    stages.chart_catalog.load_inputs = lambda *args: _with_every_round(*args, load=original)
-    try:
-        out = root / "_site"
-        build_site(root, out, jobs=1)
-    finally:
-        stages.chart_catalog.load_inputs = original
+    out = root / "_site"
+    build_site(root, out, jobs=1)
     return root, out
 
 

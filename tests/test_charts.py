@@ -31,7 +31,10 @@ def charts(chart_set):
 CATALOG = ["scaling-deepseekv3-671b", "fastest-per-benchmark", "accelerator-comparison", "mi355x-vs-b200",
            "round-over-round", "participation", "scale-distribution", "gpu-minutes", "results-deepseekv3-671b",
            "results-gpt-oss-20b", "results-llama31-405b", "results-llama31-8b", "results-llama2-70b-lora",
-           "results-flux1", "results-dlrm-dcnv2"]
+           "results-flux1", "results-dlrm-dcnv2",
+           # across the site's rounds (here the main round and the one before it), built with the main round's
+           "participation-over-rounds", "history-llama31-405b", "history-llama31-8b", "history-llama2-70b-lora",
+           "history-flux1", "history-dlrm-dcnv2"]
 
 
 def test_catalog_ids_are_stable(inputs):
