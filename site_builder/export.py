@@ -18,7 +18,7 @@ def export_chart(root: Path, chart_id: str, language: str, form: str, width: int
     lang, found = i18n.load_language(language, config.theme.locale_dirs, root, config.locales_dir)
     if any(problem.severity == "error" for problem in found):
         raise SiteError([problem for problem in found if problem.severity == "error"])
-    inputs = charts.load_inputs(config.data_dir, config.round, config.previous_round, root)
+    inputs = charts.load_inputs(config.data_dir, config.round, config.compared_round, root, config.site_rounds)
     project, _ = charts.load_project_charts(config.charts_dir, root)
     catalog = charts.catalog(inputs, project)
     chart_id = inputs.features.aliases.get(chart_id, chart_id)  # an old id exports its current chart
