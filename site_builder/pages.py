@@ -501,9 +501,12 @@ def _article_pages(plan: _Plan, lang: Language) -> list[Page]:
 
         def view(article: Article = article, translations: list[Article] = translations) -> ArticleView:
             # the body with its figures: only when the page is made; the charts of its round
-            parts = article_parts(article, plan.charts_of[plan.article_round(article)],
-                                  plan.bound.html(article, lang, article.path))
-            return plan.view(ArticleView, "articles", article=article, translations=translations, parts=parts)
+            round_name = plan.article_round(article)
+            parts = article_parts(article, plan.charts_of[round_name], plan.bound.html(article, lang, article.path))
+            article_round = {"label": plan.round_infos[round_name].label, "path": paths.round_home(
+                code, paths.round_section(round_name, round_name == config.round))}
+            return plan.view(ArticleView, "articles", article=article, translations=translations, parts=parts,
+                             article_round=article_round)
 
         pages.append(Page(article.path, code, "article.html", article.title,
                           {c: alternates[c] for c in plan.codes if c in alternates}, plan.view(SiteView, "articles"),

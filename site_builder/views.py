@@ -95,6 +95,7 @@ class ArticleView(SiteView):
     article: Article
     translations: list[Article]
     parts: list[tuple[str, object]]  # ("html", text) and ("chart", Chart), in order
+    article_round: dict  # the round the article is about: its label and its overview's path
 
 
 @dataclass(frozen=True)
