@@ -107,6 +107,7 @@ def result_rows(entries: pd.DataFrame, lang: Language, info: RoundInfo | None = 
         rows.append({
             "anchor": paths.result_anchor(row["round"], row["submitter"], row["system_id"]), "round": row["round"],
             "submitter": row["submitter"], "submitter_name": names.submitter(row["submitter"]),
+            "submitter_dir": row.get("submitter_dir") or "",
             "system": row["system"], "system_id": row["system_id"], "system_name": row["system_name"],
             "accelerator": row["accelerator"], "accelerator_model": row["accelerator_model"],
             "accelerators": int(row["total_accelerators"]), "nodes": int(row["number_of_nodes"]),
@@ -131,6 +132,16 @@ def result_rows(entries: pd.DataFrame, lang: Language, info: RoundInfo | None = 
     for r in rows:
         if alike[r["system"], r["submitter"], r["accelerators"], r["nodes"]] > 1 and r["system"] != r["system_id"]:
             r["system"] = f"{r['system']} ({r['system_id']})"
+    # One system filed in several folders of a submitter (a round's power submissions beside the plain one): the
+    # folder tells them apart, in the name and in the anchor; the first folder keeps the anchor figures link to.
+    folders: dict[str, list[dict]] = {}
+    for r in rows:
+        folders.setdefault(r["anchor"], []).append(r)
+    for same in (group for group in folders.values() if len(group) > 1):
+        for r in sorted(same, key=lambda r: r["submitter_dir"])[1:]:
+            r["anchor"] = paths.result_anchor(r["round"], r["submitter_dir"], r["system_id"])
+        for r in same:
+            r["system"] = f"{r['system']} ({r['submitter_dir']})"
     return rows
 
 

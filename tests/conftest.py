@@ -196,9 +196,15 @@ def mini_site(tmp_path) -> Path:
 
 @pytest.fixture(scope="session")
 def shipped_site(tmp_path_factory) -> Path:
-    """One build of the repository's own site, shared by the tests that only read it."""
+    """One build of the repository's own site, shared by the tests that only read it. SITE_BUILDER_TEST_SITE names
+    a site already built from this checkout, to read instead (a quick rerun of the tests that read it; the
+    first build of the shipped site with every round takes minutes)."""
+    import os
+
     from site_builder.build import build_site
 
+    if os.environ.get("SITE_BUILDER_TEST_SITE"):
+        return Path(os.environ["SITE_BUILDER_TEST_SITE"])
     out = tmp_path_factory.mktemp("shipped") / "_site"
     build_site(ROOT, out)
     return out

@@ -198,7 +198,7 @@ def test_the_chart_command_exports_a_project_chart(chart_site, tmp_path):
     (('@chart("results-per-accelerator")', '@chart("participation")'),
      "charts/accelerators.py:7: error: chart id 'participation' is already taken by a chart of site-builder"),
     (('@chart("best-{item}",', '@chart(lambda benchmark: "Best " + benchmark,'),
-     "charts/accelerators.py:28: error: chart id 'Best deepseekv3_671b' is not lower-case words joined by '-'"),
+     "charts/accelerators.py:28: error: chart id 'Best llama31_8b' is not lower-case words joined by '-'"),  # the oldest round's first
     (('@chart("results-per-accelerator")', '@chart("Results Per Accelerator")'),
      "charts/accelerators.py:7: error: chart id 'Results Per Accelerator' is not lower-case words joined by '-'"),
 ])

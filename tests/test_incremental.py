@@ -572,7 +572,7 @@ def chart_inputs():
     root = Path(__file__).resolve().parent.parent
     config = load_config(root, None)
     languages = [i18n.load_language(code, config.theme.locale_dirs, root)[0] for code in config.languages[:2]]
-    return chart_catalog.load_inputs(config.data_dir, config.round, config.previous_round, root), languages
+    return chart_catalog.load_inputs(config.data_dir, config.round, config.compared_round, root), languages
 
 
 @pytest.mark.slow

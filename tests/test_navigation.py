@@ -198,7 +198,7 @@ def test_every_page_has_the_menu_with_its_section_marked(shipped_site, path, cur
     page = shipped_site / path
     sections = [page.parent.joinpath(href).resolve().relative_to(shipped_site.resolve()).parts[1]
                 for href, _ in menu.links]
-    assert sections == ["benchmarks", "charts", "articles", "claims", "search"]
+    assert sections == ["benchmarks", "charts", "articles", "claims", "rounds", "search"]
     marked = [section for section, (_, mark) in zip(sections, menu.links) if mark]
     assert marked == ([current] if current else [])
     own_index = path.endswith(f"{current}/index.html") and path.count("/") == 2

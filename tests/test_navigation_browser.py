@@ -61,7 +61,7 @@ def test_navigation_and_findings_at_phone_and_desktop_widths(browser, served, la
             page.wait_for_load_state("networkidle")
             assert page.evaluate("document.documentElement.scrollWidth") <= width, where
             menu = page.locator(".site-menu a")
-            assert menu.count() == 5, where  # with Search
+            assert menu.count() == 6, where  # with Rounds and Search
             for box in menu.evaluate_all("links => links.map(a => a.getBoundingClientRect().toJSON())"):
                 assert box["right"] <= width and box["width"] > 0, where
             for href in page.locator(".site-menu a, nav.crumbs a").evaluate_all("links => links.map(a => a.href)"):

@@ -413,7 +413,7 @@ def _results_by_anchor() -> dict[str, dict]:
     from site_builder.paths import result_anchor, slugify
 
     config = load_config(ROOT)
-    dataset = load_dataset(ROOT / "data", [config.round, config.previous_round], ROOT)
+    dataset = load_dataset(ROOT / "data", [config.round, config.compared_round], ROOT)
     names = load_display_names(ROOT / "data", ROOT)
     found = {}
     for _, row in dataset.results.iterrows():

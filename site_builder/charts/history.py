@@ -55,6 +55,9 @@ def change_mark(lang: Language, kind: str) -> str:
     return {"new": _("new"), "retired": _("retired"), "target": _("target changed"), "rcp": _("RCPs revised")}[kind]
 
 
+SERIES_SHAPES = ("circle", "square", "triangle-up", "diamond", "triangle-down", "cross", "wedge", "stroke")
+
+
 def family_history(family: tuple[str, ...]) -> ChartFactory:
     """The fastest scored time per round of a benchmark and its successors, at any scale and at the fixed scale."""
 
@@ -88,13 +91,19 @@ def family_history(family: tuple[str, ...]) -> ChartFactory:
         low, high = float(rows["score_minutes"].min()), float(rows["score_minutes"].max())
         y.scale = alt.Scale(type="log", nice=False, padding=12, domain=[low / 1.3, high * 2.5])
         series = [s for s in (any_scale, fixed) if s in set(rows["series"])]
+        members = [b for b in family if b in set(rows["benchmark"])]
+        # One legend entry, colour and shape per benchmark and series, so that no two kinds of point differ by
+        # colour alone; the series keeps its colour across the benchmarks of the family.
+        keys = [(b, s) for b in members for s in series if ((rows["benchmark"] == b) & (rows["series"] == s)).any()]
+        label = {key: key[1] if len(members) == 1 else f"{names[key[0]]} · {key[1]}" for key in keys}
+        rows["key"] = [label[(b, s)] for b, s in zip(rows["benchmark"], rows["series"])]
+        palette = {any_scale: CHART_COLOURS["#0072B2"], fixed: CHART_COLOURS["#D55E00"]}
         legend = alt.Legend(orient="bottom", columns=1)
-        colour = alt.Color("series:N", title=None, legend=legend, scale=alt.Scale(
-            domain=series, range=[CHART_COLOURS[c] for c in ("#0072B2", "#D55E00")][:len(series)]))
-        member_names = [names[b] for b in family if b in set(rows["benchmark"])]
-        shapes = ["circle", "triangle-up", "square"][:len(member_names)] if len(member_names) <= 3 else alt.Undefined
-        shape = alt.Shape("benchmark_name:N", title=None, legend=legend if len(member_names) > 1 else None,
-                          scale=alt.Scale(domain=member_names, range=shapes))
+        domain = [label[key] for key in keys]
+        colour = alt.Color("key:N", title=None, legend=legend, scale=alt.Scale(
+            domain=domain, range=[palette[s] for _b, s in keys]))
+        shape = alt.Shape("key:N", title=None, legend=legend, scale=alt.Scale(
+            domain=domain, range=list(SERIES_SHAPES[:len(keys)])))
         tooltip = [alt.Tooltip("benchmark_name:N", title=_("Benchmark")), alt.Tooltip("round:N", title=_("Round")),
                    alt.Tooltip("series:N", title=_("Series")),
                    alt.Tooltip("score_minutes:Q", title=_("Time to train (minutes)"), format=",.4f"),
@@ -105,7 +114,9 @@ def family_history(family: tuple[str, ...]) -> ChartFactory:
         base = alt.Chart(rows)
         # A line joins the rounds of one benchmark and series only: a successor is another benchmark, not a point
         # on the same curve.
-        lines = base.mark_line(strokeWidth=1.5).encode(x=x, y=y, color=colour, detail="line:N")
+        # The points carry the legend (colour and shape merged); the lines' colour has none of its own.
+        lines = base.mark_line(strokeWidth=1.5).encode(x=x, y=y, color=alt.Color(
+            "key:N", legend=None, scale=alt.Scale(domain=domain, range=[palette[s] for _b, s in keys])), detail="line:N")
         points = base.mark_point(filled=True, size=80).encode(x=x, y=y, color=colour, shape=shape, tooltip=tooltip)
         layers = [lines, points]
         marks = _change_marks(lang, changes, shown_rounds)
@@ -118,12 +129,15 @@ def family_history(family: tuple[str, ...]) -> ChartFactory:
             # One grey marker per kind of change along the top of the plot, stacked where a round has several;
             # the legend names the kinds, the tooltip, table and text alternative say what changed.
             kinds = [change_mark(lang, k) for k in history.CHANGE_KINDS if k in set(marks["kind"])]
-            layers.append(alt.Chart(marks).mark_point(filled=True, size=60, color="#767676", opacity=1).encode(
+            layers.append(alt.Chart(marks).mark_point(filled=True, size=60, color="#767676", opacity=1).properties(
+                name="changes").encode(
                 x=rule_x, y=alt.Y("offset:Q", scale=None), tooltip=change_tooltip,
                 shape=alt.Shape("mark:N", title=_("Rule changes"), legend=alt.Legend(orient="bottom", columns=1),
                                 scale=alt.Scale(domain=kinds, range=[CHANGE_SHAPES[k] for k in history.CHANGE_KINDS
                                                                      if k in set(marks["kind"])]))))
-            resolve = {"shape": "independent"}
+            # The markers' shapes are their own scale; colour is resolved alike, so that the points' colour and
+            # shape stay one legend (two would not fit side by side on a phone).
+            resolve = {"shape": "independent", "color": "independent"}
         chart = alt.layer(*layers).properties(width="container", height=320)
         if resolve:
             chart = chart.resolve_scale(**resolve)
@@ -175,7 +189,9 @@ def family_history(family: tuple[str, ...]) -> ChartFactory:
                           _("Minutes to train, log scale, lower is faster. Dashed lines: rule changes; the fastest at "
                             "any scale compares systems of different sizes."),
                           description, rows, int(scope["score_minutes"].isna().sum()), len(scope), summary, columns,
-                          narrow=narrow_variant(short_minutes(lang),
+                          # Narrow: the markers and their legend leave (the dashed lines, the tooltip, the table and
+                          # the text alternative still say what changed).
+                          narrow=narrow_variant(short_minutes(lang), drop=("changes",),
                                                 subtitle=_("Minutes to train, log scale. Dashed lines: rule changes.")))
 
     return build
