@@ -60,19 +60,22 @@ class SiteConfig:
 
     @property
     def compared_round(self) -> str | None:
-        """The round the main round is compared with: `previous_round`, else the one before it in the site."""
-        from site_builder.rounds import previous_of
+        """The round the main round is compared with: `previous_round`, else the one before it in data/rounds/
+        (with or without the archive: a round's claims and articles compare with it)."""
+        from site_builder.rounds import discover_rounds, previous_of
 
-        return self.previous_round or previous_of(self.site_rounds, self.round)
+        return self.previous_round or previous_of(discover_rounds(self.data_dir), self.round)
 
     @property
     def site_rounds(self) -> list[str]:
         """Every round the site has a section for, oldest first: with `archive`, each round folder holding
-        results (and the configured rounds, whose absence the data stage reports)."""
+        results; without, the main round and the one it is compared with (a configured round the data lacks is
+        reported by the data stage)."""
         from site_builder.rounds import discover_rounds, round_order
 
         found = discover_rounds(self.data_dir) if self.archive else []
-        return sorted(set(found) | set(self.rounds), key=round_order)
+        compared = [self.compared_round] if self.compared_round else []
+        return sorted(set(found) | set(self.rounds) | set(compared), key=round_order)
 
     @property
     def theme(self) -> Theme:

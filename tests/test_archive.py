@@ -157,3 +157,16 @@ def test_a_figure_resolves_in_its_article_round(mini_site):
     assert values == ["99.5000", "86.8446"]
     assert 'href="../../rounds/v5-1/benchmarks/llama31-8b/index.html#r-v5-1-beta-b8--minutes"' in text
     assert 'href="../../benchmarks/llama31-8b/index.html#r-v6-0-beta-b8--minutes"' in text
+
+
+def test_without_the_archive_the_round_before_is_still_the_one_compared_with(tmp_path):
+    """`archive = false` keeps the main round and the round before it in data/rounds/ (its claims and figures
+    compare with that round), and no other."""
+    root = _project(tmp_path / "site", MAIN)
+    text = (root / "site.toml").read_text(encoding="utf-8")
+    (root / "site.toml").write_text(text.replace(f'round = "{MAIN}"\n', f'round = "{MAIN}"\narchive = false\n'),
+                                    encoding="utf-8")
+    config = load_config(root)
+    before = ROUNDS[ROUNDS.index(MAIN) - 1]
+    assert config.compared_round == before and config.site_rounds == [before, MAIN]
+    assert load_config(ROOT).site_rounds == ROUNDS

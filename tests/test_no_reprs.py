@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import re
+import shutil
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
@@ -86,8 +87,9 @@ def reprs_in(out: Path) -> list[str]:
 @pytest.mark.slow
 def test_a_site_without_a_previous_round_shows_no_reprs(mini_site, tmp_path):
     config = mini_site / "site.toml"
-    # without an archive as well: otherwise the round before in data/rounds is the one compared with
-    config.write_text(config.read_text().replace('previous_round = "v5.1"\n', "archive = false\n"))
+    # and no earlier round in the data: otherwise the round before in data/rounds is the one compared with
+    config.write_text(config.read_text().replace('previous_round = "v5.1"\n', ""))
+    shutil.rmtree(mini_site / "data/rounds/v5.1")
     write_files(mini_site, {"data/rounds/v6.0/claims.yaml": CLAIMS})  # the claims page too, one claim without a date
     report = build_site(mini_site, tmp_path / "out")
     assert report.pages > 0
