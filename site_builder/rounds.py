@@ -16,6 +16,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 from site_builder.errors import Collector, Problem, SiteError, display_path
 
@@ -216,7 +217,9 @@ def result_folder_url(info: RoundInfo, submitter_dir: str, system_id: str, bench
     """Link to one result's folder in the public results repository, when the round declares one."""
     if not info.results_repository or not submitter_dir:
         return None
-    return f"{info.results_repository}/tree/main/{submitter_dir}/results/{system_id}/{benchmark}"
+    # A folder name may hold a space (an early round's system ids): each segment is percent-encoded.
+    path = "/".join(quote(part, safe="") for part in (submitter_dir, "results", system_id, benchmark))
+    return f"{info.results_repository}/tree/main/{path}"
 
 
 def round_order(name: str) -> tuple:

@@ -191,7 +191,7 @@ def family_history(family: tuple[str, ...]) -> ChartFactory:
                           description, rows, int(scope["score_minutes"].isna().sum()), len(scope), summary, columns,
                           # Narrow: the markers and their legend leave (the dashed lines, the tooltip, the table and
                           # the text alternative still say what changed).
-                          narrow=narrow_variant(short_minutes(lang), drop=("changes",),
+                          narrow=narrow_variant(short_minutes(lang), drop=("changes",) if not marks.empty else (),
                                                 subtitle=_("Minutes to train, log scale. Dashed lines: rule changes.")))
 
     return build
