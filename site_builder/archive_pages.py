@@ -27,8 +27,9 @@ def _common(config: SiteConfig, languages: list[Language], names: DisplayNames, 
 
 
 def _section(config: SiteConfig, round_name: str, main: str) -> str | None:
-    """The folder of a round's pages, or None where the site has no pages for the round (no archive)."""
-    if round_name != main and not getattr(config, "archive", True):
+    """The folder of a round's pages, or None where the site has no pages for the round (a round outside
+    `config.site_rounds`: without the archive, only the main round and the one it is compared with have pages)."""
+    if round_name not in config.site_rounds:
         return None
     return paths.round_section(round_name, round_name == main)
 

@@ -311,11 +311,12 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
     names = names or DisplayNames()
     round_infos = {section.name: load_round_info(config.data_dir, section.name) for section in rounds}
     charts_of = {section.name: {(c.lang, c.id): c for c in section.charts} for section in rounds}
+    fastest = {section.name: metrics.fastest_per_benchmark(dataset.round(section.name),
+                                                           dataset.benchmarks_in(section.name)) for section in rounds}
     across: dict[str, list] = {}  # every page of a benchmark, in every round and language, lists the same rounds
     for section in rounds:
-        current = dataset.round(section.name)
-        counts = current["benchmark"].value_counts()
-        for _, best in metrics.fastest_per_benchmark(current, dataset.benchmarks_in(section.name)).iterrows():
+        counts = dataset.round(section.name)["benchmark"].value_counts()
+        for _, best in fastest[section.name].iterrows():
             across.setdefault(best["benchmark"], []).append((section.name, int(counts[best["benchmark"]]), best))
     history_of = {benchmark: history_chart_id(*family) for family in history.families(
         dataset.results, list(dataset.benchmarks.index), [section.name for section in rounds], dataset.successors)
@@ -333,7 +334,7 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
                   "lang_names": {lang.code: lang.native_name for lang in languages}}
         plans[section.name] = _Plan(
             config, dataset, articles, charts_of[section.name], codes, common, round_benchmarks,
-            metrics.headline(current), metrics.fastest_per_benchmark(current, round_benchmarks), bound, round_infos,
+            metrics.headline(current), fastest[section.name], bound, round_infos,
             section, charts_of, across, history_of, section.features, names)
     plan = plans[config.round]
 
@@ -442,11 +443,6 @@ def _home_context(plan: _Plan, lang: Language) -> HomeView:
         fastest=fastest, benchmarks=benchmarks,
         charts=[chart for chart in key_charts if chart is not None], round_charts=round_charts,
         own_articles=own, other_articles=others)
-
-
-def round_label(config: SiteConfig) -> str:
-    """How readers see the round named (round.toml's label, else the round's name)."""
-    return load_round_info(config.data_dir, config.round).label
 
 
 def _largest_note(headline: metrics.Headline, lang: Language, names: DisplayNames) -> str:
