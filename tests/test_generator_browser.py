@@ -4,6 +4,7 @@ or 1280 px, and no chart text is clipped or mirrored."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -74,8 +75,14 @@ SAMPLE = ("{lang}/index.html", "{lang}/articles/first-look/index.html", "{lang}/
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_no_page_of_a_new_project_scrolls_sideways(new_site, browser, lang, width):  # noqa: F811
     if width == min(WIDTHS):
-        paths = sorted(p.relative_to(new_site).as_posix() for p in [*(new_site / lang).rglob("*.html"),
-                                                                    *(new_site / "embed" / lang).glob("*.html")])
+        every = [*(new_site / lang).rglob("*.html"), *(new_site / "embed" / lang).glob("*.html")]
+        # A redirect (a round's own address of the main round) navigates away before it can be measured;
+        # it has to lead to a page that is measured here.
+        redirects = {p for p in every if 'http-equiv="refresh"' in p.read_text(encoding="utf-8")}
+        for redirect in redirects:
+            target = re.search(r'http-equiv="refresh" content="0; url=([^"]+)"', redirect.read_text(encoding="utf-8"))
+            assert target and (redirect.parent / target[1]).resolve() in {p.resolve() for p in every}, redirect
+        paths = sorted(p.relative_to(new_site).as_posix() for p in every if p not in redirects)
         assert len(paths) > 20
     else:
         paths = [template.format(lang=lang) for template in SAMPLE]
