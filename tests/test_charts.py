@@ -82,6 +82,32 @@ def test_head_to_head_gap_matches_the_data(charts):
     assert chart.spec["title"]["text"] == ["AMD MI355X against NVIDIA B200"]
 
 
+def test_a_head_to_head_makes_room_for_its_labels(languages, charts):
+    """v5.0's MI300X took 32 times B200's time on BERT: the narrow scale widens until each finding fits beside its
+    bar (by the estimated width of its text), and a name too long for its short bar moves into the bar's label.
+    v6.0's bars, close to one another, keep their names and the scale they had."""
+    from site_builder.charts.compare import BESIDE_PX, CHAR_PX, NARROW_PLOT_PX, head_to_head
+    vi = languages[1]
+    draft = head_to_head("MI300X", "B200")(load_inputs(ROOT / "data", "v5.0", "v4.1", ROOT), vi)
+    end = draft.narrow["domains"]["relative"][1]
+    rows = draft.rows.set_index(["benchmark", "accelerator"])
+    for label, relative in zip(draft.rows["gap_short"], draft.rows["relative"]):
+        assert relative / end * NARROW_PLOT_PX + BESIDE_PX + len(label) * CHAR_PX <= NARROW_PLOT_PX + 0.5, label
+    spec = draft.chart.to_dict()
+    names_layer = next(layer for layer in spec["layer"]
+                       if layer["encoding"].get("text", {}).get("field") == "name_inside")
+    names = {(row["benchmark_name"], row["accelerator"]): (row["name_inside"], row["name_inside_narrow"])
+             for row in spec["datasets"][names_layer["data"]["name"]]}
+    assert names[("BERT-large", "MI300X")] == ("MI300X", "MI300X")  # the long bar keeps its name
+    assert names[("BERT-large", "B200")] == ("", "") and rows.loc[("bert", "B200"), "gap_short"] == "B200"
+    assert "name_inside" not in draft.rows  # where a name is drawn is not data
+    assert rows.loc[("bert", "B200"), "minutes_label"] == "B200 · 3,47 phút"
+    assert rows.loc[("llama2_70b_lora", "MI300X"), "gap_short"] == "MI300X chậm hơn 158,7%"
+    current = charts[("mi355x-vs-b200", "en")]
+    assert current.spec["usermeta"]["narrow"]["domains"] == {"relative": [0, 2.27]}
+    assert "MI355X" not in " ".join(current.rows["gap_short"])  # both names stay inside their bars
+
+
 def test_round_over_round_marks_points_that_are_not_like_for_like(charts):
     chart = charts[("round-over-round", "en")]
     rows = chart.rows.set_index("benchmark")
@@ -134,6 +160,50 @@ def test_scaling_has_ideal_reference_and_log_scales(charts):
     assert measured["encoding"]["x"]["scale"]["type"] == "log"
     assert measured["encoding"]["y"]["scale"]["type"] == "log"
     assert measured["encoding"]["x"]["axis"]["values"] == [256, 512, 2048, 4096, 8192]
+
+
+def test_efficiency_labels_that_would_overlap_keep_only_the_fastest():
+    """A label that would overlap a faster result's label (closer than its height and its width) gives way;
+    12 px apart vertically, or far enough apart sideways, both stay."""
+    import math
+
+    import pandas as pd
+
+    from site_builder.charts.scaling import LABEL_CHAR_PX, LABEL_HEIGHT_PX, labels_apart
+    # y spans one decade (1 to 10 minutes) on 276 px; x spans 2 to 2**10 accelerators (9 doublings) on 108 + 24 px.
+    ys, xs, plot = pd.Series([1.0, 10.0]), pd.Series([2, 1024]), 132
+    decade_px, doubling_px = 276, 108 / 9
+    above = 10 ** (math.log10(5) + LABEL_HEIGHT_PX / decade_px)  # exactly a label's height above 5 minutes
+    rows = pd.DataFrame({"series": ["a", "b", "c", "d", "e"], "total_accelerators": [8, 8, 8, 16, 8],
+                         "score_minutes": [5.0, 5.01, above * 1.0001, 5.0, 1.0],
+                         "efficiency_label": ["93%"] * 5})
+    # b is 0.3 px below a, the faster; c is 12 px above a; d is 12 px to the right (one doubling), less than a
+    # label's width (3 characters: 18 px), so it overlaps a too; e is far below.
+    assert list(labels_apart(rows, xs, ys, plot)["series"]) == ["a", "c", "e"]
+    # On a plot four times wider, one doubling is 48 px: d keeps its label.
+    assert list(labels_apart(rows, xs, ys, 4 * (plot - 24) + 24)["series"]) == ["a", "c", "d", "e"]
+    closer = rows.assign(score_minutes=[5.0, 5.01, 10 ** (math.log10(5) + 11.9 / decade_px), 50.0, 1.0])
+    assert list(labels_apart(closer, xs, ys, plot)["series"]) == ["a", "d", "e"]
+    assert doubling_px < 3 * LABEL_CHAR_PX < 4 * doubling_px  # the premise of d's two cases
+    # A tie keeps the first series by name, whatever the row order.
+    tie = pd.DataFrame({"series": ["z", "y"], "total_accelerators": [8, 8], "score_minutes": [5.0, 5.0],
+                        "efficiency_label": ["93%", "94%"]})
+    assert list(labels_apart(tie, xs, ys, plot)["series"]) == ["y"]
+
+
+def test_a_scaling_chart_says_when_it_leaves_labels_out(languages, inputs):
+    """v4.0's BERT has five series at 8 accelerators within a pixel of one another: one label, and the note says
+    so; v6.0's DeepSeek-V3 loses none, and says nothing."""
+    from site_builder.charts.scaling import scaling
+    v4 = load_inputs(ROOT / "data", "v4.0", "v3.1", ROOT)
+    en = languages[0]
+    crowded = scaling("bert")(v4, en)
+    spec = crowded.chart.to_dict()
+    labels = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "text")
+    at_eight = [row for row in spec["datasets"][labels["data"]["name"]] if row["total_accelerators"] == 8]
+    assert [row["efficiency_label"] for row in at_eight] == ["100%"]  # the fastest, Sustainable Metal Cloud's
+    assert "only the fastest result's is shown" in crowded.subtitle
+    assert "only the fastest" not in scaling("deepseekv3_671b")(inputs, en).subtitle
 
 
 def test_one_colour_per_accelerator_in_every_chart(inputs, chart_set):

@@ -132,9 +132,6 @@ def test_no_chart_text_outside_its_chart_at_phone_and_desktop_widths(browser, se
 # Two earlier rounds: the oldest (CPU-only systems, eight retired benchmarks) and one with nine benchmarks and the
 # most accelerator types; their charts are the catalog's, drawn from other data.
 ARCHIVE_ROUNDS = ("v1-0", "v4-0")
-# Known, not yet fixed (issue 17's closing note): v4.0's BERT scaling chart has five series whose efficiency labels
-# meet at one scale, and a Vietnamese head-to-head label does not fit 320 px. Any other problem fails the test.
-KNOWN_ARCHIVE_PROBLEMS = {("v4-0", "scaling-bert"), ("v4-0", "gaudi2-vs-h100-sxm")}
 
 
 @pytest.mark.parametrize("lang", ["en", "vi"])
@@ -148,8 +145,7 @@ def test_the_charts_of_earlier_rounds_keep_their_text_inside(browser, served, sh
             for chart in [p.stem for p in embeds if not is_redirect(p)]:
                 found = _measure(page, f"{served}embed/{lang}/rounds/{folder}/{chart}.html")
                 left, right, viewport = found["svg"]
-                if (found["outside"] or left < 0 or right > viewport + 0.5 or found["overlapping"]) and \
-                        (folder, chart) not in KNOWN_ARCHIVE_PROBLEMS:
+                if found["outside"] or left < 0 or right > viewport + 0.5 or found["overlapping"]:
                     problems.append((width, folder, chart, found["outside"], found["svg"], found["overlapping"]))
                 assert found["texts"] > 3, (width, folder, chart)
         assert errors == [], (width, errors)

@@ -18,6 +18,7 @@ from site_builder.i18n import Language
 from site_builder.images import SUBTITLE_CHARACTERS, TITLE_CHARACTERS
 
 CHART_HEIGHT = 300
+SCALE_PADDING = 12  # px between a log axis' end and the first or last mark
 
 
 class NoData(Exception):
@@ -146,13 +147,14 @@ def minutes_axis(lang: Language, values: pd.Series, title: str | None = None, fi
                  channel=alt.Y) -> alt.X | alt.Y:
     _ = lang.gettext
     return channel(f"{field_name}:Q", title=title or _("Time to train (minutes)"),
-                   scale=alt.Scale(type="log", nice=False, padding=12),
+                   scale=alt.Scale(type="log", nice=False, padding=SCALE_PADDING),
                    axis=alt.Axis(values=log_ticks(values) if len(values) else alt.Undefined, format=",.1~f",
                                  labelOverlap="greedy"))
 
 
 def accelerators_axis(values: pd.Series, title: str) -> alt.X:
-    return alt.X("total_accelerators:Q", title=title, scale=alt.Scale(type="log", base=2, nice=False, padding=12),
+    return alt.X("total_accelerators:Q", title=title,
+                 scale=alt.Scale(type="log", base=2, nice=False, padding=SCALE_PADDING),
                  axis=alt.Axis(values=tick_values(values), format=",d", labelAngle=0, labelOverlap="greedy"))
 
 

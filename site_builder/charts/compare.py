@@ -3,6 +3,8 @@ and the round against the previous one, each saying on the chart where the compa
 
 from __future__ import annotations
 
+import math
+
 import altair as alt
 import pandas as pd
 from slugify import slugify
@@ -92,6 +94,55 @@ def accelerator_comparison(inputs: ChartInputs, lang: Language) -> ChartDraft:
                       columns, narrow=narrow_variant(short_minutes(lang), fields={"row": "row_narrow"}))
 
 
+# Estimated drawn sizes, for the choices Vega-Lite does not make (it never moves text that collides): 11 px text
+# is at most about 6.6 px a character (Vietnamese included); a chart narrower than site.js's NARROW (600 px) has
+# about 180 px for its bars on a 320 px phone, a wide one at least 480 px.
+CHAR_PX = 6.6
+NARROW_PLOT_PX = 180
+WIDE_PLOT_PX = 480
+BESIDE_PX = 12  # a label's offset from its bar, and a margin
+INSIDE_PX = 10  # a name's offset inside its bar, and a margin
+
+
+def _fits_inside(name: str, relative: float, domain_end: float, plot_px: float) -> bool:
+    return relative / domain_end * plot_px >= len(name) * CHAR_PX + INSIDE_PX
+
+
+def _relative_ticks(top: float) -> list[float]:
+    """Ticks from 0 to `top` (a time relative to another: 1 is 100%) at the first round step that gives at most
+    eight of them: 25% steps for the usual gaps, wider ones where one accelerator took many times the other's."""
+    step = next(s for s in (0.25, 0.5, 1, 2, 2.5, 5, 10, 20, 25, 50, 100, 250, 500, 1000) if top / s <= 8 or s == 1000)
+    return [i * step for i in range(int(top / step) + 1)]
+
+
+def _fit_labels(rows: pd.DataFrame, top: float) -> float:
+    """Where each bar's accelerator name goes, and the end of the narrow chart's scale. A name is written inside
+    its bar where it fits, else before the bar's label; the narrow scale (130% of the wide one's `top`, or more) is
+    widened until every label fits beside its bar, and as the bars get shorter a name may leave its bar: a few
+    rounds settle it. Sets the columns name_inside, name_inside_narrow, gap_short and minutes_label of `rows`;
+    returns the narrow scale's end."""
+    inside = [_fits_inside(a, r, top, WIDE_PLOT_PX) for a, r in zip(rows["accelerator"], rows["relative"])]
+    rows["name_inside"] = [a if fits else "" for a, fits in zip(rows["accelerator"], inside)]
+    rows["minutes_label"] = [label if fits or gap else f"{a} · {label}" for a, label, gap, fits in
+                             zip(rows["accelerator"], rows["minutes_label"], rows["gap_label"], inside)]
+    narrow_top = round(top * 1.3, 2)
+    for attempt in range(5):
+        inside = [_fits_inside(a, r, narrow_top, NARROW_PLOT_PX) for a, r in zip(rows["accelerator"], rows["relative"])]
+        labels = [short if fits else (gap or a) for a, short, gap, fits in
+                  zip(rows["accelerator"], rows["gap_short"], rows["gap_label"], inside)]
+        # A bar ends at relative / narrow_top of the plot; its label needs BESIDE_PX and its own width after it
+        # (a label is given at most 85% of the plot, so that the scale stays finite).
+        needed = max([narrow_top, *(r * NARROW_PLOT_PX / max(NARROW_PLOT_PX - BESIDE_PX - len(label) * CHAR_PX,
+                                                               0.15 * NARROW_PLOT_PX)
+                                    for r, label in zip(rows["relative"], labels) if label)])
+        if needed <= narrow_top or attempt == 4:
+            break
+        narrow_top = round(needed + 0.005, 2)
+    rows["name_inside_narrow"] = [a if fits else "" for a, fits in zip(rows["accelerator"], inside)]
+    rows["gap_short"] = labels
+    return narrow_top
+
+
 def head_to_head(challenger: str, reference: str) -> ChartFactory:
     """Best `challenger` against best `reference` result per shared benchmark, at the comparison scale."""
 
@@ -120,27 +171,31 @@ def head_to_head(challenger: str, reference: str) -> ChartFactory:
         rows["gap_short"] = [(_("%(gap)s slower") if gaps[b] > 0 else _("%(gap)s faster")) % {
             "gap": lang.percent(abs(gaps[b]))} if a == challenger and b in gaps else ""
             for b, a in zip(rows["benchmark"], rows["accelerator"])]
+        # Relative to the reference per benchmark, so a small gap on a short benchmark is as visible as on a long one.
+        longest = float(rows["relative"].max())
+        top = max(1.75, longest * 1.4)
+        narrow_top = _fit_labels(rows, top)
         rows = rows[["benchmark", "benchmark_name", "accelerator", "accelerator_vendor", "submitter", "system_id",
                      "system", "total_accelerators", "score_minutes", "relative", "minutes_label", "gap_label",
-                     "gap_short", "score_source"]].reset_index(drop=True)
-        # Relative to the reference per benchmark, so a small gap on a short benchmark is as visible as on a long one.
+                     "gap_short", "score_source", "name_inside", "name_inside_narrow"]].reset_index(drop=True)
         y = alt.Y("benchmark_name:N", title=None)
-        top = max(1.75, float(rows["relative"].max()) * 1.4)
         x_title = _("Time to train relative to %(reference)s (%(reference)s = 100%%)") % {"reference": reference}
         x = alt.X("relative:Q", title=x_title, scale=alt.Scale(domain=[0, top], nice=False),
-            axis=alt.Axis(format=".0%", values=[v / 4 for v in range(int(top * 4) + 1) if v / 4 <= top]))
+            axis=alt.Axis(format=".0%", values=_relative_ticks(top), labelOverlap="greedy"))
         offset = alt.YOffset("accelerator:N", sort=[reference, challenger])
+        # The name sits inside its bar where it fits, in black or white for that bar's colour (the same in both
+        # themes); where it goes is drawing, not data, so it stays out of the rows (and the CSV).
+        inks = [ink_on(inputs.hardware.accelerators[a].colour) for a in rows["accelerator"]]
+        named = rows[["benchmark_name", "accelerator", "name_inside", "name_inside_narrow"]].assign(ink=inks)
+        rows = rows.drop(columns=["name_inside", "name_inside_narrow"])
         base = alt.Chart(rows)
         bars = base.mark_bar(height={"band": 0.9}).encode(
             x=x, y=y, yOffset=offset,
             color=accelerator_encodings(inputs, lang, rows["accelerator"], shape=False)["color"],
             tooltip=[*result_tooltip(lang), alt.Tooltip("relative:Q", title=_("Relative to %(reference)s") % {
                 "reference": reference}, format=".1%")])
-        # The name sits inside its bar, in black or white for that bar's colour (the same in both themes).
-        colours = [inputs.hardware.accelerators[a].colour for a in rows["accelerator"]]
-        names = alt.Chart(rows.assign(ink=[ink_on(c) for c in colours])).mark_text(
-            align="left", dx=4, fontSize=11).encode(x=alt.datum(0), y=y, yOffset=offset,
-                                                    text=alt.Text("accelerator:N"), color=alt.Color("ink:N", scale=None))
+        names = alt.Chart(named).mark_text(align="left", dx=4, fontSize=11).encode(
+            x=alt.datum(0), y=y, yOffset=offset, text=alt.Text("name_inside:N"), color=alt.Color("ink:N", scale=None))
         gap_text = base.mark_text(align="left", dx=6, fontSize=11).encode(
             x=x, y=y, yOffset=offset, text=alt.Text("minutes_label:N"))
         chart = alt.layer(bars, names, gap_text).properties(width="container", height=max(120, 70 * len(pairs)))
@@ -175,9 +230,10 @@ def head_to_head(challenger: str, reference: str) -> ChartFactory:
                             "faster.") % {"scale": lang.number(scale)},
                           description, rows, int(scope["score_minutes"].isna().sum()), len(scope), summary, columns,
                           narrow=narrow_variant({x_title: _("Relative to %(reference)s") % {"reference": reference}},
-                                                fields={"minutes_label": "gap_short"},
-                                                # bars end before the middle: the finding fits beside them
-                                                domains={"relative": [0, round(top * 1.3, 2)]}))
+                                                fields={"minutes_label": "gap_short",
+                                                        "name_inside": "name_inside_narrow"},
+                                                # bars leave room for the finding beside them
+                                                domains={"relative": [0, narrow_top]}))
 
     return build
 
@@ -202,6 +258,29 @@ def _caveats(lang: Language, row, previous: str, current: str) -> list[str]:
     return reasons
 
 
+CAVEAT_SEPARATOR = " · "  # between a point's reasons in the table; on the chart, each reason is a line
+CAVEAT_CHAR_PX = 6  # 10 px text
+CAVEAT_OFFSET_PX = 9 + 12  # a caveat's offset from its point, and the scale's padding
+
+
+def _room_for_caveats(rows: pd.DataFrame) -> alt.Scale:
+    """The speed-up's log scale, running on to the right far enough that each caveat's longest line fits beside
+    its point on the narrowest wide chart (the narrow one leaves the caveats out); the data's own extent and 1
+    where they fit already."""
+    speedups = [*rows["speedup"], 1.0]
+    low, high = math.log10(min(speedups)), math.log10(max(speedups))
+    plot = WIDE_PLOT_PX - 24  # less the padding at both ends
+    needed = high
+    for speedup, caveat in zip(rows["speedup"], rows["caveat"]):
+        if caveat:
+            width = max(len(line) for line in caveat.split(CAVEAT_SEPARATOR)) * CAVEAT_CHAR_PX
+            free = max(WIDE_PLOT_PX - CAVEAT_OFFSET_PX - width, 0.3 * WIDE_PLOT_PX)
+            needed = max(needed, low + (math.log10(speedup) - low) * plot / free)
+    if needed <= high or high == low:
+        return alt.Scale(type="log", padding=12)
+    return alt.Scale(type="log", padding=12, nice=False, domain=[min(speedups), math.ceil(10 ** needed * 100) / 100])
+
+
 def round_over_round(inputs: ChartInputs, lang: Language) -> ChartDraft:
     _ = lang.gettext
     previous, current = inputs.previous_round, inputs.round
@@ -210,7 +289,7 @@ def round_over_round(inputs: ChartInputs, lang: Language) -> ChartDraft:
     if table.empty:
         raise NoData(f"no benchmark has scored results in both {previous} and {current}")
     table["benchmark_name"] = [inputs.benchmark_name(b) for b in table["benchmark"]]
-    table["caveat"] = [" · ".join(_caveats(lang, row, previous, current)) for _i, row in table.iterrows()]
+    table["caveat"] = [CAVEAT_SEPARATOR.join(_caveats(lang, row, previous, current)) for _i, row in table.iterrows()]
     table["comparison"] = [_("not like for like") if caveat else _("faster") if s >= 1 else _("slower")
                            for caveat, s in zip(table["caveat"], table["speedup"])]
     rows = table[["benchmark", "benchmark_name", "previous_minutes", "previous_submitter", "previous_system",
@@ -219,7 +298,7 @@ def round_over_round(inputs: ChartInputs, lang: Language) -> ChartDraft:
                   "previous_unscored", "current_unscored", "previous_source", "current_source"]].reset_index(drop=True)
     x_title = _("Speed-up of the fastest known time, %(previous)s to %(current)s (×)") % {
         "previous": previous, "current": current}
-    x = alt.X("speedup:Q", title=x_title, scale=alt.Scale(type="log", padding=12),
+    x = alt.X("speedup:Q", title=x_title, scale=_room_for_caveats(rows),
         axis=alt.Axis(values=[0.25, 0.5, 1, 1.5, 2], format=",.2~f", labelOverlap="greedy", labelSeparation=6))
     y = alt.Y("benchmark_name:N", title=None, sort=alt.EncodingSortField("speedup", order="descending"))
     # Blue triangles up and vermilion triangles down for like-for-like points, a hollow grey ring for the
@@ -243,7 +322,8 @@ def round_over_round(inputs: ChartInputs, lang: Language) -> ChartDraft:
         x=x, y=y, color=colour, shape=shape, tooltip=tooltip)
     unlike = base.transform_filter("datum.caveat != ''").mark_point(filled=False, size=100, strokeWidth=2).encode(
         x=x, y=y, color=colour, shape=shape, tooltip=tooltip)
-    notes = base.transform_filter("datum.caveat != ''").mark_text(align="left", dx=9, fontSize=10).encode(
+    notes = base.transform_filter("datum.caveat != ''").mark_text(align="left", dx=9, fontSize=10,
+                                                                   lineBreak=CAVEAT_SEPARATOR).encode(
         x=x, y=y, text=alt.Text("caveat:N")).properties(name="caveats")
     chart = alt.layer(rule, like, unlike, notes).properties(width="container", height=max(140, 40 * len(rows)))
     summary = [_("%(count)s benchmarks ran in both %(previous)s and %(current)s.") % {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import altair as alt
 import pandas as pd
 from slugify import slugify
@@ -9,6 +11,7 @@ from slugify import slugify
 from site_builder import metrics
 from site_builder.charts.base import (
     CHART_HEIGHT,
+    SCALE_PADDING,
     ChartDraft,
     ChartFactory,
     ChartInputs,
@@ -67,6 +70,14 @@ def scaling(benchmark: str) -> ChartFactory:
         points = base.mark_point(size=70, filled=True).encode(x=x, y=y, color=colour, shape=shape, tooltip=tooltip)
         labelled = rows[rows["efficiency_vs_previous"].notna()].assign(
             efficiency_label=lambda r: [lang.percent(v, 0) for v in r["efficiency_vs_previous"]])
+        # Labels that would overlap give way, on a wide chart and (more of them) on a narrow one.
+        y_values = pd.concat([rows["score_minutes"], rows["ideal_minutes"]])
+        wide = labels_apart(labelled, rows["total_accelerators"], y_values, WIDE_PLOT_PX)
+        narrow = labels_apart(labelled, rows["total_accelerators"], y_values, NARROW_PLOT_PX)
+        labelled = labelled.loc[sorted(set(wide.index) | set(narrow.index))].assign(
+            efficiency_label_narrow=lambda r: [t if i in narrow.index else ""
+                                               for i, t in r["efficiency_label"].items()],
+            efficiency_label=lambda r: [t if i in wide.index else "" for i, t in r["efficiency_label"].items()])
         # In the theme's text colour: a label in its series' colour is too faint to read (below 4.5:1).
         efficiency = alt.Chart(labelled).mark_text(dy=-12, fontSize=10).encode(
             x=x, y=y, text=alt.Text("efficiency_label:N"))
@@ -93,11 +104,48 @@ def scaling(benchmark: str) -> ChartFactory:
         description = _("Each line is one submitter and accelerator; points are scored results, lower is faster.")
         columns = result_columns(lang, Column("efficiency_vs_previous", _("Scaling efficiency vs the previous point"),
                                               "percent"))
+        subtitle = _("Log-log scales. Dashed: ideal linear scaling from each series' smallest run. "
+                     "Labels: scaling efficiency against the previous point.")
+        given_way = " " + _("Where labels would overlap, only the fastest result's is shown; the table "
+                            "lists every one.")
+        every_label = len(rows["efficiency_vs_previous"].dropna())
+        narrow_subtitle = subtitle + (given_way if len(narrow) < every_label else "")
+        subtitle += given_way if len(wide) < every_label else ""
         return ChartDraft(chart, _("%(benchmark)s scaling") % {"benchmark": name},
                           _("%(benchmark)s: time to train against number of accelerators") % {"benchmark": name},
-                          _("Log-log scales. Dashed: ideal linear scaling from each series' smallest run. "
-                            "Labels: scaling efficiency against the previous point."),
-                          description, rows, len(entries) - len(series), len(entries), summary, columns,
-                          narrow=narrow_variant(short_minutes(lang)))
+                          subtitle, description, rows, len(entries) - len(series), len(entries), summary, columns,
+                          narrow=narrow_variant(short_minutes(lang),
+                                                fields={"efficiency_label": "efficiency_label_narrow"},
+                                                subtitle=narrow_subtitle if narrow_subtitle != subtitle else ""))
 
     return build
+
+
+# Estimated drawn sizes, for a choice Vega-Lite does not make (it never moves text that collides): a label is
+# 10 px text, up to 7.5 px a character ("98%" is 22 px wide) and 12 px high, centred 12 px above its point; the
+# y scale spans CHART_HEIGHT less its padding; the x scale at least 480 px on a wide chart, about 220 px on a
+# 320 px phone.
+LABEL_CHAR_PX = 7.5
+LABEL_HEIGHT_PX = 12
+WIDE_PLOT_PX = 480
+NARROW_PLOT_PX = 220
+
+
+def labels_apart(labelled: pd.DataFrame, x_values: pd.Series, y_values: pd.Series, plot_width: float) -> pd.DataFrame:
+    """The labels that do not overlap one another on a plot `plot_width` px wide, the fastest result's first:
+    a label that would overlap one already kept gives way (the table and tooltips still have it)."""
+    def px_per_unit(values: pd.Series, extent: float) -> float:
+        span = math.log10(values.max()) - math.log10(values.min())
+        return (extent - 2 * SCALE_PADDING) / span if span > 0 else 0.0
+
+    x_scale, y_scale = px_per_unit(x_values, plot_width), px_per_unit(y_values, CHART_HEIGHT)
+    kept: list[tuple[float, float, float]] = []  # x, y, half width
+    keep = []
+    for index, row in labelled.sort_values(["score_minutes", "series"]).iterrows():
+        x = math.log10(row["total_accelerators"]) * x_scale
+        y = math.log10(row["score_minutes"]) * y_scale
+        half = len(row["efficiency_label"]) * LABEL_CHAR_PX / 2
+        if all(abs(x - ox) >= half + other_half or abs(y - oy) >= LABEL_HEIGHT_PX for ox, oy, other_half in kept):
+            kept.append((x, y, half))
+            keep.append(index)
+    return labelled.loc[sorted(keep)]
