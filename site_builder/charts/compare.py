@@ -322,10 +322,15 @@ def round_over_round(inputs: ChartInputs, lang: Language) -> ChartDraft:
         x=x, y=y, color=colour, shape=shape, tooltip=tooltip)
     unlike = base.transform_filter("datum.caveat != ''").mark_point(filled=False, size=100, strokeWidth=2).encode(
         x=x, y=y, color=colour, shape=shape, tooltip=tooltip)
-    notes = base.transform_filter("datum.caveat != ''").mark_text(align="left", dx=9, fontSize=10,
+    # Vega places a text's first line at the point: lift a caveat of n lines by half of n - 1 lines (12 px each).
+    lift = alt.ExprRef(f"-6 * (length(split(datum.caveat, '{CAVEAT_SEPARATOR}')) - 1)")
+    notes = base.transform_filter("datum.caveat != ''").mark_text(align="left", dx=9, dy=lift, fontSize=10,
                                                                    lineBreak=CAVEAT_SEPARATOR).encode(
         x=x, y=y, text=alt.Text("caveat:N")).properties(name="caveats")
-    chart = alt.layer(rule, like, unlike, notes).properties(width="container", height=max(140, 40 * len(rows)))
+    # A row holds its caveat's lines (10 px text, 12 px apart) with room above and below.
+    lines = max([1, *(len(caveat.split(CAVEAT_SEPARATOR)) for caveat in rows["caveat"] if caveat)])
+    chart = alt.layer(rule, like, unlike, notes).properties(width="container",
+                                                            height=max(140, len(rows) * max(40, 12 * lines + 18)))
     summary = [_("%(count)s benchmarks ran in both %(previous)s and %(current)s.") % {
         "count": lang.number(len(rows)), "previous": previous, "current": current}]
     top, bottom = rows.sort_values("speedup").iloc[-1], rows.sort_values("speedup").iloc[0]
