@@ -165,7 +165,10 @@ def unseal(raw: bytes) -> bytes | None:
     return content if hmac.compare_digest(raw[:MAC_SIZE], hmac.digest(key, content, "sha256")) else None
 
 
-CACHE_MAX_MB = 200  # default bound of the render cache; SITE_BUILDER_CACHE_MAX_MB overrides
+# Default bound of the render cache (SITE_BUILDER_CACHE_MAX_MB overrides): room for a site of every round (the
+# shipped one takes about 210 MB) and some history. Below a site's own need, each build evicts part of what the
+# next one needs again, and makes it again.
+CACHE_MAX_MB = 1000
 
 
 def cache_limit() -> int:

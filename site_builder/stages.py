@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime as dt
-import json
 import os
 import shutil
 from dataclasses import dataclass, field
@@ -21,7 +20,6 @@ from site_builder import (
     cache,
     claims,
     content,
-    csv_out,
     figures,
     freshness,
     i18n,
@@ -147,7 +145,7 @@ def make_charts(state: BuildState) -> None:
                                            state.project_charts)
         section = paths.round_section(name, inputs.main)
         state.chart_sets[name] = dataclasses.replace(built, charts=[
-            dataclasses.replace(chart, section=section) for chart in built.charts]) if section else built
+            chart.in_section(section) for chart in built.charts]) if section else built
     main = state.chart_sets[state.config.round]
     # What another round's data lacks is that round's history, not something to fix: no warning, no note.
     state.chart_set = dataclasses.replace(main, charts=[chart for chart_set in state.chart_sets.values()
@@ -373,8 +371,8 @@ def _chart_inputs_keys(state: BuildState, round_name: str) -> dict[str, str]:
 
 
 def _plan_rendering(outputs: freshness.Outputs, path: str, task: images.Task,
-                    renderings: list[tuple[str, images.Task]]) -> None:
-    if not outputs.current(path, images.rendering_key(task)):
+                    renderings: list[tuple[str, images.Task]], key: str | None = None) -> None:
+    if not outputs.current(path, key or images.rendering_key(task)):
         renderings.append((path, task))
 
 
@@ -431,17 +429,14 @@ def _add_chart_files(outputs: freshness.Outputs, charts: list[chart_catalog.Char
     for old, new in aliases.items():
         old_ids.setdefault(new, []).append(old)
     for chart in charts:
-        spec = json.dumps(chart.spec, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
-        rows_csv = csv_out.frame_csv(chart.rows)
-        section = chart.section
+        section, keys = chart.section, chart.rendering_keys
         for chart_id in [chart.id, *(old_ids.get(chart.id, []) if not section else [])]:
-            outputs.put(paths.chart_spec(chart.lang, chart_id, section), spec)
-            _plan_rendering(outputs, paths.chart_svg(chart.lang, chart_id, section), ("svg", chart.spec), renderings)
-            _plan_rendering(outputs, paths.chart_narrow_svg(chart.lang, chart_id, section),
-                            ("narrow-svg", chart.spec), renderings)
-            _plan_rendering(outputs, paths.chart_png(chart.lang, chart_id, section), ("png", chart.spec),
-                            renderings)
+            outputs.put(paths.chart_spec(chart.lang, chart_id, section), chart.spec_text)
+            for kind, path in (("svg", paths.chart_svg), ("narrow-svg", paths.chart_narrow_svg),
+                               ("png", paths.chart_png)):
+                _plan_rendering(outputs, path(chart.lang, chart_id, section), (kind, chart.spec), renderings,
+                                keys[kind])
             csv_path = paths.chart_csv(chart_id, section)
             if csv_path not in outputs.files:
-                outputs.put(csv_path, rows_csv)
+                outputs.put(csv_path, chart.rows_csv)
     return renderings, images.Renderings([task for _, task in renderings])

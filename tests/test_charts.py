@@ -420,3 +420,22 @@ def test_static_renderings_are_themed_dark_aware_and_legible_on_a_phone(charts):
     caveats = images.narrow_spec(charts[("round-over-round", "en")].spec)
     assert all(layer.get("name") != "caveats" for layer in caveats["layer"])
     assert images.narrow_spec(spec) == images.narrow_spec(spec) and images.chart_narrow_svg(spec) == narrow.encode()
+
+
+def test_a_cached_chart_keeps_what_its_files_are_made_from(inputs, languages):
+    """A chart from the build cache brings its spec text, table and rendering keys (a build whose charts are all
+    cached computes none of them), also when it is filed under another round's section; they are what the chart
+    gives when computed afresh."""
+    from site_builder import csv_out, images
+    from site_builder.charts import _cached_chart, catalog
+    factory = catalog(inputs)["fastest-per-benchmark"]
+    _cached_chart("fastest-per-benchmark", factory, inputs, languages[0], "key")
+    cached = _cached_chart("fastest-per-benchmark", factory, inputs, languages[0], "key")
+    moved = cached.in_section("rounds/v6-0")
+    for chart in (cached, moved):
+        assert {"spec_text", "rows_csv", "rendering_keys"} <= set(vars(chart))
+    assert moved.section == "rounds/v6-0" and moved.spec_text == cached.spec_text
+    assert cached.spec_text == json.dumps(cached.spec, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
+    assert cached.rows_csv == csv_out.frame_csv(cached.rows)
+    assert cached.rendering_keys == {kind: images.rendering_key((kind, cached.spec))
+                                     for kind in ("svg", "narrow-svg", "png")}

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +24,7 @@ import altair as alt
 import pandas as pd
 from altair.utils.schemapi import debug_mode
 
-from site_builder import cache, paths
+from site_builder import cache, csv_out, images, paths
 from site_builder.charts.base import (
     ChartDraft,
     ChartFactory,
@@ -63,6 +65,8 @@ __all__ = ["Chart", "ChartDraft", "ChartEntry", "ChartInputs", "ChartSet", "Colu
            "result_tooltip"]
 
 # Browsers take the system font; vl-convert (static SVG, PNG) knows no "system-ui" and needs a named face.
+_DERIVED = ("spec_text", "rows_csv", "rendering_keys")  # Chart's cached properties
+RENDERING_KINDS = ("svg", "narrow-svg", "png")  # a chart's static renderings: wide, narrow (phones), Open Graph
 CHART_FONT = "system-ui, -apple-system, Segoe UI, Roboto, DejaVu Sans, Liberation Sans, Arial, sans-serif"
 
 
@@ -87,6 +91,28 @@ class Chart:
 
     def __identity__(self) -> tuple:  # in a planned page's key; what a chart is made from is the site's inputs
         return ("chart", self.lang, self.section, self.id)
+
+    def in_section(self, section: str) -> Chart:
+        """The chart filed under another round's section; what its files are made from stays computed."""
+        moved = dataclasses.replace(self, section=section)
+        moved.__dict__.update({name: value for name, value in self.__dict__.items() if name in _DERIVED})
+        return moved
+
+    # What the chart's files are made from, computed once: kept with the chart in the build cache, so that a
+    # build whose charts all come from the cache does not write hundreds of specs and tables again to learn
+    # that they did not change.
+    @functools.cached_property
+    def spec_text(self) -> str:
+        return json.dumps(self.spec, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
+
+    @functools.cached_property
+    def rows_csv(self) -> str:
+        return csv_out.frame_csv(self.rows)
+
+    @functools.cached_property
+    def rendering_keys(self) -> dict[str, str]:
+        """Static rendering kind ("svg", "narrow-svg", "png") -> `images.rendering_key`."""
+        return {kind: images.rendering_key((kind, self.spec)) for kind in RENDERING_KINDS}
 
 
 @dataclass(frozen=True)
@@ -392,8 +418,8 @@ def _cached_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lan
         code = getattr(factory, "__code__", None)  # the factory itself: another function is another chart
         identity = (getattr(factory, "__module__", ""), getattr(factory, "__qualname__", repr(type(factory))),
                     code.co_code if code is not None else b"")
-    entry = cache.key("chart", cache.versions("altair", "pandas", "babel"), chart_id, lang.code, inputs_key,
-                      identity)
+    entry = cache.key("chart", cache.versions("altair", "pandas", "babel", "vl-convert-python"), chart_id, lang.code,
+                      inputs_key, identity)
     found = cache.load("chart", entry)
     if isinstance(found, Chart):
         return found
@@ -404,6 +430,7 @@ def _cached_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lan
     except NoData as reason:
         cache.save("chart", entry, str(reason))
         raise
+    chart.spec_text, chart.rows_csv, chart.rendering_keys  # noqa: B018 - computed now, to be cached with the chart
     cache.save("chart", entry, chart)
     return chart
 
