@@ -19,6 +19,7 @@ from site_builder.images import SUBTITLE_CHARACTERS, TITLE_CHARACTERS
 
 CHART_HEIGHT = 300
 SCALE_PADDING = 12  # px between a log axis' end and the first or last mark
+WIDE_PLOT_PX = 480  # the least plot width of a wide chart (site.js draws narrow below 600 px of chart)
 
 
 class NoData(Exception):

@@ -11,6 +11,8 @@ from slugify import slugify
 
 from site_builder import metrics
 from site_builder.charts.base import (
+    SCALE_PADDING,
+    WIDE_PLOT_PX,
     ChartDraft,
     ChartFactory,
     ChartInputs,
@@ -99,7 +101,6 @@ def accelerator_comparison(inputs: ChartInputs, lang: Language) -> ChartDraft:
 # about 180 px for its bars on a 320 px phone, a wide one at least 480 px.
 CHAR_PX = 6.6
 NARROW_PLOT_PX = 180
-WIDE_PLOT_PX = 480
 BESIDE_PX = 12  # a label's offset from its bar, and a margin
 INSIDE_PX = 10  # a name's offset inside its bar, and a margin
 
@@ -260,7 +261,7 @@ def _caveats(lang: Language, row, previous: str, current: str) -> list[str]:
 
 CAVEAT_SEPARATOR = " · "  # between a point's reasons in the table; on the chart, each reason is a line
 CAVEAT_CHAR_PX = 6  # 10 px text
-CAVEAT_OFFSET_PX = 9 + 12  # a caveat's offset from its point, and the scale's padding
+CAVEAT_OFFSET_PX = 9 + SCALE_PADDING  # a caveat's offset from its point, and the scale's padding
 
 
 def _room_for_caveats(rows: pd.DataFrame) -> alt.Scale:
@@ -269,7 +270,7 @@ def _room_for_caveats(rows: pd.DataFrame) -> alt.Scale:
     where they fit already."""
     speedups = [*rows["speedup"], 1.0]
     low, high = math.log10(min(speedups)), math.log10(max(speedups))
-    plot = WIDE_PLOT_PX - 24  # less the padding at both ends
+    plot = WIDE_PLOT_PX - 2 * SCALE_PADDING
     needed = high
     for speedup, caveat in zip(rows["speedup"], rows["caveat"]):
         if caveat:
@@ -277,8 +278,8 @@ def _room_for_caveats(rows: pd.DataFrame) -> alt.Scale:
             free = max(WIDE_PLOT_PX - CAVEAT_OFFSET_PX - width, 0.3 * WIDE_PLOT_PX)
             needed = max(needed, low + (math.log10(speedup) - low) * plot / free)
     if needed <= high or high == low:
-        return alt.Scale(type="log", padding=12)
-    return alt.Scale(type="log", padding=12, nice=False, domain=[min(speedups), math.ceil(10 ** needed * 100) / 100])
+        return alt.Scale(type="log", padding=SCALE_PADDING)
+    return alt.Scale(type="log", padding=SCALE_PADDING, nice=False, domain=[min(speedups), math.ceil(10 ** needed * 100) / 100])
 
 
 def round_over_round(inputs: ChartInputs, lang: Language) -> ChartDraft:

@@ -10,6 +10,7 @@ from slugify import slugify
 
 from site_builder import metrics
 from site_builder.charts.base import (
+    WIDE_PLOT_PX,
     CHART_HEIGHT,
     SCALE_PADDING,
     ChartDraft,
@@ -127,7 +128,6 @@ def scaling(benchmark: str) -> ChartFactory:
 # 320 px phone.
 LABEL_CHAR_PX = 7.5
 LABEL_HEIGHT_PX = 12
-WIDE_PLOT_PX = 480
 NARROW_PLOT_PX = 220
 
 
