@@ -12,6 +12,7 @@ from the command line never loads pandas or Altair.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import shutil
@@ -106,9 +107,23 @@ def site_fingerprint(config) -> str:
     site_toml = config.root / "site.toml"
     digest.update(site_toml.read_bytes() if site_toml.is_file() else b"")
     fonts = images.card_fonts()
-    return cache.key("site", digest.hexdigest(), repr(config), sys.version, cache.versions(*LIBRARIES),
+    return cache.key("site", digest.hexdigest(), portable_settings(config), sys.version, cache.versions(*LIBRARIES),
                      tuple(os.environ.get(name, "") for name in ENVIRONMENT),
                      tuple(hashlib.sha256(font).hexdigest() for font in fonts) if fonts else ())
+
+
+def portable_settings(config) -> str:
+    """The configuration with the project's folders named relative to it, and not where the project lies: what
+    the cache holds for a project (charts, pages) serves it again once moved, or checked out elsewhere by CI.
+    Nothing made depends on that place: every path a page or chart shows is relative to the project."""
+    settings = {}
+    for field in dataclasses.fields(config):
+        value = getattr(config, field.name)
+        if isinstance(value, Path) and value.is_relative_to(config.root):
+            value = value.relative_to(config.root).as_posix()
+        settings[field.name] = value
+    del settings["root"]
+    return repr(settings)
 
 
 def _output_state(out_dir: Path) -> dict[str, tuple[int, int, int]] | None:
