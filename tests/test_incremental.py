@@ -302,6 +302,10 @@ def test_charts_are_built_once_per_inputs(mini_site, warm_cache, tmp_path, monke
     assert built > 0
     build_site(mini_site, tmp_path / "b", jobs=1)
     assert len(builds) == built  # every chart and left-out chart from the cache
+    moved = shutil.copytree(mini_site, tmp_path / "elsewhere" / "project")  # moved, or checked out elsewhere
+    build_site(moved, tmp_path / "moved", jobs=1)
+    assert len(builds) == built  # the cache serves the project wherever it lies
+    assert snapshot(tmp_path / "moved") == snapshot(tmp_path / "b")
     catalog = mini_site / "data/benchmarks.csv"
     catalog.write_text(catalog.read_text().replace("DeepSeek-V3 671B", "DeepSeek-V3 (671B)"))
     build_site(mini_site, tmp_path / "c", jobs=1)
