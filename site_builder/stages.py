@@ -364,9 +364,9 @@ def _cache_state() -> tuple[int | None, ...]:
 
 
 def _chart_inputs_keys(state: BuildState, round_name: str) -> dict[str, str]:
-    """Language code -> hash of what a round's charts are made from: the site's inputs but for articles and
-    templates (data, rounds, catalogs, project charts, code and libraries), and the round."""
-    return {code: freshness.digest(("charts", state.snapshot.site, code, round_name))
+    """Language code -> hash of what a round's charts are made from (`uptodate.charts_fingerprint`: data, rounds,
+    catalogs, project charts, code and libraries), and the round."""
+    return {code: freshness.digest(("charts", state.snapshot.charts, code, round_name))
             for code in state.config.languages}
 
 

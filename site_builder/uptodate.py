@@ -32,8 +32,9 @@ class Snapshot:
     `site`: every input but content/ and the templates (what any page may be made from); `inputs`: everything,
     with the options: a build with the same `inputs` into an intact output folder has nothing to do."""
 
-    def __init__(self, out_dir: Path, site: str, inputs: str) -> None:
+    def __init__(self, out_dir: Path, site: str, inputs: str, charts: str | None = None) -> None:
         self.out_dir, self.site, self.inputs = out_dir, site, inputs
+        self.charts = charts or site
         self._record = cache.load("built", _record_key(out_dir))
         if not isinstance(self._record, dict):
             self._record = {}
@@ -41,12 +42,13 @@ class Snapshot:
 
     @classmethod
     def take(cls, config, out_dir: Path, strict: bool) -> Snapshot:
-        site = site_fingerprint(config)
         from site_builder.theme import PACKAGED
 
+        folders = _chart_folders_fingerprint(config)
+        site = site_fingerprint(config, folders)
         templates = [cache.files_fingerprint(folder) for folder in (config.templates_dir, PACKAGED / "templates")]
         inputs = cache.key("inputs", site, templates, cache.files_fingerprint(config.content_dir), strict)
-        return cls(out_dir, site, inputs)
+        return cls(out_dir, site, inputs, charts_fingerprint(config, folders))
 
     def _output(self) -> dict | None:
         """The output folder's files as they are now: walked once per build."""
@@ -94,16 +96,32 @@ class Snapshot:
                                                         "records": by_path, "reads": reads})
 
 
-def site_fingerprint(config) -> str:
-    """Every input but content/ and the templates: site.toml and the configuration, data/, locales/, charts/,
-    the packaged catalogs, this package's code (in every `cache.key`), Python, the libraries, the environment
-    and the card fonts."""
-    from site_builder import images
+def _chart_folders_fingerprint(config) -> str:
+    """data/, locales/, charts/ and the packaged catalogs: every file a chart is made from."""
     from site_builder.theme import PACKAGED
 
     digest = hashlib.sha256()
     for folder in (config.data_dir, config.locales_dir, config.charts_dir, PACKAGED / "locales"):
         digest.update(cache.files_fingerprint(folder).encode())
+    return digest.hexdigest()
+
+
+def charts_fingerprint(config, folders: str | None = None) -> str:
+    """What the charts are made from: the files of data/, locales/ and charts/, the rounds the configuration
+    names, this package's code, Python and the libraries. Not the rest of site.toml (title, base URL, search) or
+    the environment, which no chart shows: changing them builds no chart again."""
+    folders = folders or _chart_folders_fingerprint(config)
+    return cache.key("charts", folders, config.round, config.previous_round, config.archive, sys.version,
+                     cache.versions(*LIBRARIES))
+
+
+def site_fingerprint(config, folders: str | None = None) -> str:
+    """Every input but content/ and the templates: site.toml and the configuration, data/, locales/, charts/,
+    the packaged catalogs, this package's code (in every `cache.key`), Python, the libraries, the environment
+    and the card fonts."""
+    from site_builder import images
+
+    digest = hashlib.sha256((folders or _chart_folders_fingerprint(config)).encode())
     site_toml = config.root / "site.toml"
     digest.update(site_toml.read_bytes() if site_toml.is_file() else b"")
     fonts = images.card_fonts()

@@ -14,6 +14,8 @@ SHARED_DATA = ROOT.parent / "shared" / "data" / "mlperf-training"
 PATIENCE = 300.0  # seconds
 
 
+RUN_CACHE = "SITE_BUILDER_TEST_RUN_CACHE"  # the cache of the whole run, which pytest-xdist's workers share
+
 # What writes under $HOME: the site-builder cache (XDG_CACHE_HOME), Chromium's profile, NSS database and
 # fontconfig cache (HOME, XDG_*), matplotlib if a library loads it. `java` reads its home folder from the password
 # file, not $HOME, so the validator tests give it `-Duser.home`.
@@ -31,10 +33,18 @@ def pytest_configure(config):
     import tempfile
 
     folder = Path(tempfile.mkdtemp(prefix="site-builder-test-home-"))
-    config._isolated = folder, {name: os.environ.get(name) for name in ISOLATED_FOLDERS}
+    config._isolated = folder, {name: os.environ.get(name) for name in (*ISOLATED_FOLDERS, RUN_CACHE)}
+    # pytest-xdist's workers (`-n 2`) start from the environment of the run that started them: they share its
+    # cache, so that what one worker made (charts, renderings) the other does not make again. The cache is
+    # made for builds side by side (entries are written whole, under a key file the first build makes).
+    run_cache = os.environ.get(RUN_CACHE) if os.environ.get("PYTEST_XDIST_WORKER") else None
     for name, relative in ISOLATED_FOLDERS.items():
         (folder / relative).mkdir(parents=True, exist_ok=True)
         os.environ[name] = str(folder / relative)
+    if run_cache and Path(run_cache).is_dir():
+        os.environ["SITE_BUILDER_CACHE"] = run_cache
+    else:
+        os.environ[RUN_CACHE] = os.environ["SITE_BUILDER_CACHE"]
 
 
 def pytest_unconfigure(config):

@@ -97,23 +97,44 @@ def test_record_rows_equal_a_hand_computation(inputs, raw, lang):
     assert first["results"] == (raw["round"] == "v6.0").sum()
 
 
-@pytest.fixture(scope="module")
-def built_mini(tmp_path_factory):
-    """The mini site in four languages, with its rounds in the main chart inputs."""
+def _built(folder: Path, languages: tuple[str, ...]) -> Path:
+    """The mini site in `languages`, with its rounds in the main chart inputs."""
     from tests.conftest import mini_site_files, write_files
 
-    root = write_files(tmp_path_factory.mktemp("archive") / "site", mini_site_files())
+    root = write_files(folder / "site", mini_site_files())
     config = root / "site.toml"
-    config.write_text(config.read_text().replace('["en", "nl"]', '["en", "nl", "it", "vi"]').replace(
-        'nl = "Mini-rapport"', 'nl = "Mini-rapport"\nit = "Mini rapporto"\nvi = "Báo cáo nhỏ"'))
-    out = root / "_site"
-    build_site(root, out, jobs=1)
-    return root, out
+    titles = {"it": 'it = "Mini rapporto"', "vi": 'vi = "Báo cáo nhỏ"'}
+    config.write_text(config.read_text().replace('["en", "nl"]', "[" + ", ".join(f'"{c}"' for c in languages) + "]")
+                      .replace('nl = "Mini-rapport"', "\n".join(['nl = "Mini-rapport"', *(
+                          titles[c] for c in languages if c in titles)])))
+    build_site(root, root / "_site", jobs=1)
+    return root / "_site"
 
 
+@pytest.fixture(scope="module")
+def built_mini(tmp_path_factory) -> Path:
+    """The mini site in its two languages."""
+    return _built(tmp_path_factory.mktemp("archive"), ("en", "nl"))
+
+
+@pytest.fixture(scope="module")
+def built_mini_everywhere(tmp_path_factory) -> Path:
+    """The mini site in every shipped language."""
+    return _built(tmp_path_factory.mktemp("archive"), LANGUAGES)
+
+
+@pytest.mark.parametrize("code", ("en", "nl"))
+def test_records_and_rounds_pages_build(built_mini, code):
+    check_records_and_rounds(built_mini, code)
+
+
+@pytest.mark.slow  # a build in four languages (two more languages' charts and renderings)
 @pytest.mark.parametrize("code", LANGUAGES)
-def test_records_and_rounds_pages_build_in_every_language(built_mini, code):
-    root, out = built_mini
+def test_records_and_rounds_pages_build_in_every_language(built_mini_everywhere, code):
+    check_records_and_rounds(built_mini_everywhere, code)
+
+
+def check_records_and_rounds(out: Path, code: str) -> None:
     lang = load_language(code, ROOT / "site_builder/theme/locales")[0]
     records = (out / paths.records(code)).read_text(encoding="utf-8")
     rounds = (out / paths.rounds_index(code)).read_text(encoding="utf-8")

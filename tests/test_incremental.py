@@ -306,6 +306,11 @@ def test_charts_are_built_once_per_inputs(mini_site, warm_cache, tmp_path, monke
     build_site(moved, tmp_path / "moved", jobs=1)
     assert len(builds) == built  # the cache serves the project wherever it lies
     assert snapshot(tmp_path / "moved") == snapshot(tmp_path / "b")
+    config = mini_site / "site.toml"
+    config.write_text(config.read_text().replace('en = "Mini report"', 'en = "Renamed report"'))
+    build_site(mini_site, tmp_path / "retitled", jobs=1)
+    assert len(builds) == built  # no chart shows the site's title: none is built again
+    assert "Renamed report" in (tmp_path / "retitled/en/index.html").read_text()
     catalog = mini_site / "data/benchmarks.csv"
     catalog.write_text(catalog.read_text().replace("DeepSeek-V3 671B", "DeepSeek-V3 (671B)"))
     build_site(mini_site, tmp_path / "c", jobs=1)
