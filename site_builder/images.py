@@ -43,7 +43,10 @@ def _cache_path(kind: str, spec: dict) -> Path:
 
 
 def _lookup(kind: str, spec: dict) -> bytes | None:
-    path = _cache_path(kind, spec)
+    return _lookup_at(_cache_path(kind, spec))
+
+
+def _lookup_at(path: Path) -> bytes | None:
     try:
         content = unseal(path.read_bytes())
     except OSError:  # not cached yet, or evicted by a concurrent build a moment ago
@@ -100,13 +103,12 @@ def stored_task(_shared, task: Task):
     return FromFile(str(path), skip=MAC_SIZE) if store(path, content) else content  # no cache: the bytes
 
 
-def stored_rendering(task: Task):
+def stored_rendering(task: Task, key: str | None = None):
     """The cached rendering as a FromFile, or None when it is not cached or does not check out (its use is
-    noted, for the LRU trimming)."""
-    kind, spec = _entry(task)
-    if _lookup(kind, spec) is None:
-        return None
-    return FromFile(str(_cache_path(kind, spec)), skip=MAC_SIZE)
+    noted, for the LRU trimming). `key`: the task's `rendering_key` when known (a cached chart keeps its own),
+    which spares making its full spec again."""
+    path = cache_entry("renders", *key.rsplit(".", 1)) if key else _cache_path(*_entry(task))
+    return None if _lookup_at(path) is None else FromFile(str(path), skip=MAC_SIZE)
 
 
 class RenderFailure(str):
@@ -187,8 +189,8 @@ class Renderings:
     others started at once in vl-convert's worker, a fresh process (never this one), and made while the build
     goes on; `results()` waits for them."""
 
-    def __init__(self, tasks: list[Task]) -> None:
-        self.found = [stored_rendering(task) for task in tasks]
+    def __init__(self, tasks: list[Task], keys: list[str | None] | None = None) -> None:
+        self.found = [stored_rendering(task, key) for task, key in zip(tasks, keys or [None] * len(tasks))]
         # One vl-convert worker: its runtime costs 120 MB a process, and the charts are a few dozen.
         self.vega = FreshWorker(stored_task, [task for task, content in zip(tasks, self.found) if content is None])
 

@@ -240,7 +240,7 @@ def make_images(state: BuildState) -> None:
     if state.chart_renderings is not None:  # the charts' own first: a chart page's image is its chart's PNG
         pending, state.chart_renderings = state.chart_renderings, None
         _add_renderings(outputs, *pending)
-    renderings: list[tuple[str, images.Task]] = []  # by vl-convert: a chart page's, a card Pillow cannot draw
+    renderings: list[tuple[str, images.Task, str]] = []  # by vl-convert: a chart page's, a card Pillow cannot draw
     cards: list[tuple[str, str, images.Task, Path]] = []  # (path, key, task, its file in the spool)
     for page in state.site_pages:
         if page.card and images.pillow_draws(task := ("card", page.card)):
@@ -250,14 +250,15 @@ def make_images(state: BuildState) -> None:
         elif page.card:
             _plan_rendering(outputs, page.og_image, ("card", page.card), renderings)
         elif page.og_image and page.og_image not in outputs.files:
-            _plan_rendering(outputs, page.og_image, ("png", page.context["chart"].spec), renderings)
+            chart = page.context["chart"]
+            _plan_rendering(outputs, page.og_image, ("png", chart.spec), renderings, chart.rendering_keys["png"])
     # An article's card was drawn while it was read, unless the article came from the cache.
     failed = images.draw_cards([(task, file) for _, _, task, file in cards if not file.exists()], state.jobs)
     if failed:
         raise SiteError(Problem(f"cannot write the site: {failed[0]}", state.out_dir.as_posix()))
     for path, key, _, file in cards:
         outputs.add(path, key, output.FromFile(str(file), owned=True), {})
-    _add_renderings(outputs, renderings, images.Renderings([task for _, task in renderings]))
+    _add_renderings(outputs, renderings, images.Renderings(*_tasks_and_keys(renderings)))
 
 
 def render_pages(state: BuildState) -> None:
@@ -371,22 +372,27 @@ def _chart_inputs_keys(state: BuildState, round_name: str) -> dict[str, str]:
 
 
 def _plan_rendering(outputs: freshness.Outputs, path: str, task: images.Task,
-                    renderings: list[tuple[str, images.Task]], key: str | None = None) -> None:
-    if not outputs.current(path, key or images.rendering_key(task)):
-        renderings.append((path, task))
+                    renderings: list[tuple[str, images.Task, str]], key: str | None = None) -> None:
+    key = key or images.rendering_key(task)
+    if not outputs.current(path, key):
+        renderings.append((path, task, key))
 
 
-def _add_renderings(outputs: freshness.Outputs, renderings: list[tuple[str, images.Task]],
+def _tasks_and_keys(renderings: list[tuple[str, images.Task, str]]) -> tuple[list, list]:
+    return [task for _, task, _ in renderings], [key for _, _, key in renderings]
+
+
+def _add_renderings(outputs: freshness.Outputs, renderings: list[tuple[str, images.Task, str]],
                     made: images.Renderings) -> None:
     """Add the renderings to the site once made; one that vl-convert failed to make is a problem naming its file
     (charts/LANG/ID.svg). A rendering is made from its task alone: it reads nothing."""
     failed = []
-    for (path, task), rendering in zip(renderings, made.results()):
+    for (path, _task, key), rendering in zip(renderings, made.results()):
         if isinstance(rendering, images.RenderFailure):
             failed.append(Problem(f"vl-convert could not render {path}: {rendering}",
                                   hint="a character in its texts (title, labels, names) it cannot draw?"))
         else:
-            outputs.add(path, images.rendering_key(task), rendering, {})
+            outputs.add(path, key, rendering, {})
     if failed:
         raise SiteError(failed)
 
@@ -424,7 +430,7 @@ def _add_chart_files(outputs: freshness.Outputs, charts: list[chart_catalog.Char
     rows once per chart as CSV (from the first language: the rows are the same, only generated labels
     differ). A renamed chart's old id gets the same files, so links to them keep working. The renderings are
     only started: (what is rendered, its making)."""
-    renderings: list[tuple[str, images.Task]] = []
+    renderings: list[tuple[str, images.Task, str]] = []
     old_ids: dict[str, list[str]] = {}
     for old, new in aliases.items():
         old_ids.setdefault(new, []).append(old)
@@ -439,4 +445,4 @@ def _add_chart_files(outputs: freshness.Outputs, charts: list[chart_catalog.Char
             csv_path = paths.chart_csv(chart_id, section)
             if csv_path not in outputs.files:
                 outputs.put(csv_path, chart.rows_csv)
-    return renderings, images.Renderings([task for _, task in renderings])
+    return renderings, images.Renderings(*_tasks_and_keys(renderings))
