@@ -37,7 +37,12 @@ def digest(value) -> str:
     Equal values give equal digests from one build to the next (a set, whose order changes, at worst makes an
     output again); a value pickle cannot write (a function) is an error, never a digest that is always new."""
     buffer = io.BytesIO()
-    _Pickler(buffer, protocol=5).dump(value)
+    pickler = _Pickler(buffer, protocol=5)
+    # No memo ("fast" mode): pickle writes an object met twice as a reference to the first, so equal values gave
+    # other bytes when they shared a string in one build (made fresh) and not in the next (read from the cache),
+    # and pages were made again for nothing. The values digested hold no cycles.
+    pickler.fast = True
+    pickler.dump(value)
     return hashlib.blake2b(buffer.getbuffer(), digest_size=16).hexdigest()
 
 
