@@ -33,6 +33,7 @@ TITLE_CHARACTERS, SUBTITLE_CHARACTERS = 58, 84
 LIGHT_THEME = {"background": "#ffffff", "ink": "#1b1d21", "soft": "#454b58", "grid": "#e3e5ea", "domain": "#8a909c"}
 DARK_THEME = {"background": "#121418", "ink": "#e6e8ec", "soft": "#c3c8d2", "grid": "#2c313b", "domain": "#7d8494"}
 CARD_WIDTH, CARD_HEIGHT = 1200, 630
+RENDERINGS_PER_WORKER = 200  # a vl-convert worker more for each (its start costs about a second)
 
 
 def _cache_path(kind: str, spec: dict) -> Path:
@@ -189,17 +190,26 @@ class Renderings:
     others started at once in vl-convert's worker, a fresh process (never this one), and made while the build
     goes on; `results()` waits for them."""
 
-    def __init__(self, tasks: list[Task], keys: list[str | None] | None = None) -> None:
+    def __init__(self, tasks: list[Task], keys: list[str | None] | None = None, jobs: int = 1) -> None:
         self.found = [stored_rendering(task, key) for task, key in zip(tasks, keys or [None] * len(tasks))]
-        # One vl-convert worker: its runtime costs 120 MB a process, and the charts are a few dozen.
-        self.vega = FreshWorker(stored_task, [task for task, content in zip(tasks, self.found) if content is None])
+        missing = [task for task, content in zip(tasks, self.found) if content is None]
+        # A vl-convert worker per job when there are hundreds to make (a site with every round: thousands), else
+        # one: its runtime costs 120 MB a process, and a few dozen renderings are made before the pages are.
+        workers = max(1, min(jobs, len(missing) // RENDERINGS_PER_WORKER))
+        self.vega = [FreshWorker(stored_task, missing[start::workers]) for start in range(workers)]
 
     def results(self) -> list:
-        made = iter(self.vega.results())
-        return [content if content is not None else next(made) for content in self.found]
+        made = [iter(worker.results()) for worker in self.vega]  # the tasks were dealt out in turn
+        found, count = [], 0
+        for content in self.found:
+            if content is None:
+                content, count = next(made[count % len(made)]), count + 1
+            found.append(content)
+        return found
 
     def cancel(self) -> None:
-        self.vega.cancel()
+        for worker in self.vega:
+            worker.cancel()
 
 
 def pillow_draws(task: Task) -> bool:

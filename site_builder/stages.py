@@ -150,7 +150,8 @@ def make_charts(state: BuildState) -> None:
     # What another round's data lacks is that round's history, not something to fix: no warning, no note.
     state.chart_set = dataclasses.replace(main, charts=[chart for chart_set in state.chart_sets.values()
                                                         for chart in chart_set.charts])
-    state.chart_renderings = _add_chart_files(state.outputs, state.chart_set.charts, state.chart_set.aliases)
+    state.chart_renderings = _add_chart_files(state.outputs, state.chart_set.charts, state.chart_set.aliases,
+                                              state.jobs)
 
 
 def read_content(state: BuildState) -> None:
@@ -258,7 +259,7 @@ def make_images(state: BuildState) -> None:
         raise SiteError(Problem(f"cannot write the site: {failed[0]}", state.out_dir.as_posix()))
     for path, key, _, file in cards:
         outputs.add(path, key, output.FromFile(str(file), owned=True), {})
-    _add_renderings(outputs, renderings, images.Renderings(*_tasks_and_keys(renderings)))
+    _add_renderings(outputs, renderings, images.Renderings(*_tasks_and_keys(renderings), jobs=state.jobs))
 
 
 def render_pages(state: BuildState) -> None:
@@ -424,7 +425,7 @@ def _render_page(shared: tuple, index: int) -> tuple[output.FromFile | None, lis
 
 
 def _add_chart_files(outputs: freshness.Outputs, charts: list[chart_catalog.Chart],
-                     aliases: dict[str, str]) -> tuple[list, images.Renderings]:
+                     aliases: dict[str, str], jobs: int = 1) -> tuple[list, images.Renderings]:
     """Spec (JSON), static SVG (wide, and narrow for phones) and PNG (the chart page's Open Graph image) per chart
     and language; the plotted
     rows once per chart as CSV (from the first language: the rows are the same, only generated labels
@@ -445,4 +446,4 @@ def _add_chart_files(outputs: freshness.Outputs, charts: list[chart_catalog.Char
             csv_path = paths.chart_csv(chart_id, section)
             if csv_path not in outputs.files:
                 outputs.put(csv_path, chart.rows_csv)
-    return renderings, images.Renderings(*_tasks_and_keys(renderings))
+    return renderings, images.Renderings(*_tasks_and_keys(renderings), jobs=jobs)

@@ -505,6 +505,24 @@ def test_vl_convert_renders_while_this_process_forks_its_workers(tmp_path, monke
     assert b">one<" in Path(first.path).read_bytes() and b">two<" in Path(second.path).read_bytes()
 
 
+def test_many_renderings_are_dealt_to_a_worker_per_job_and_come_back_in_order(tmp_path, monkeypatch):
+    monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(images, "RENDERINGS_PER_WORKER", 2)  # thousands, for a site with every round
+    spec = {"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "mark": "point",
+            "data": {"values": [{"a": 1}]}, "encoding": {"x": {"field": "a", "type": "quantitative"}}}
+    titles = ["one", "two", "three", "four", "five", "six"]
+    tasks = [("svg", {**spec, "title": title}) for title in titles]
+    first = images.Renderings(tasks[:2], jobs=2)  # made first: found in the cache below
+    assert len(first.vega) == 1  # two to make, fewer than two workers' worth: one worker
+    first.results()
+    made = images.Renderings([tasks[0], *tasks[2:], tasks[1]], jobs=2)
+    assert [found is not None for found in made.found] == [True, False, False, False, False, True]
+    assert len(made.vega) == 2  # four to make: dealt out in turn
+    results = made.results()
+    assert [f">{title}<".encode() in Path(result.path).read_bytes() for title, result in
+            zip(["one", "three", "four", "five", "six", "two"], results)] == [True] * 6
+
+
 # --- a build with nothing to do --------------------------------------------------------------------------
 
 def test_an_unchanged_build_does_no_work(mini_site, warm_cache, tmp_path, monkeypatch):
