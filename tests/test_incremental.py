@@ -177,8 +177,13 @@ def test_an_edit_rewrites_only_what_changed_and_equals_a_cold_build(mini_site, w
     assert "en/articles/hello/index.html" in changed and "en/feed.xml" in changed
     assert "nl/articles/hallo/index.html" not in changed and not any(p.startswith("assets/") for p in changed)
     assert report.written == len(changed) < report.files / 4
-    # The same inputs built from nothing: an empty cache, a new folder, two workers.
-    monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "empty-cache"))
+    # The same inputs built from nothing, in a new folder with two workers: a cache holding vl-convert's renderings
+    # alone (each is named by the hash of its whole spec: a chart that changed is rendered again), nothing else.
+    cold_cache = tmp_path / "renderings-only"
+    shutil.copytree(warm_cache / "renders", cold_cache / "renders")
+    for name in (cache.TAG_NAME, cache.KEY_NAME):  # entries are sealed with the cache's key
+        shutil.copy2(warm_cache / name, cold_cache / name)
+    monkeypatch.setenv("SITE_BUILDER_CACHE", str(cold_cache))
     cold = tmp_path / "cold"
     build_site(mini_site, cold, jobs=2)
     assert snapshot(incremental) == snapshot(cold)
@@ -505,6 +510,7 @@ def test_vl_convert_renders_while_this_process_forks_its_workers(tmp_path, monke
     assert b">one<" in Path(first.path).read_bytes() and b">two<" in Path(second.path).read_bytes()
 
 
+@pytest.mark.slow  # three vl-convert workers started
 def test_many_renderings_are_dealt_to_a_worker_per_job_and_come_back_in_order(tmp_path, monkeypatch):
     monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(images, "RENDERINGS_PER_WORKER", 2)  # thousands, for a site with every round
