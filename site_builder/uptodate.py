@@ -149,13 +149,25 @@ def _output_state(out_dir: Path) -> dict[str, tuple[int, int, int]] | None:
     target = Path(os.path.realpath(out_dir))
     if not target.is_dir():
         return None
-    state = {}
-    for folder, _, names in os.walk(target):
-        for name in names:
-            path = os.path.join(folder, name)
-            status = os.lstat(path)
-            state[os.path.relpath(path, target)] = (status.st_size, status.st_mtime_ns, status.st_ino)
+    state: dict[str, tuple[int, int, int]] = {}
+    _add_folder_state(str(target), "", state)
     return state
+
+
+def _add_folder_state(folder: str, prefix: str, state: dict) -> None:
+    """What os.walk gives, without its path arithmetic (a third of a no-op build of 13,000 files): folders are
+    entered, symlinks to folders are not, and every other entry is a file whose lstat is recorded."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:  # as os.walk: a folder that cannot be listed is left out
+        return
+    for entry in entries:
+        if entry.is_dir():
+            if not entry.is_symlink():
+                _add_folder_state(entry.path, f"{prefix}{entry.name}/", state)
+            continue
+        status = entry.stat(follow_symlinks=False)
+        state[prefix + entry.name] = (status.st_size, status.st_mtime_ns, status.st_ino)
 
 
 def copy_build(source: Path, target: Path) -> None:
