@@ -257,10 +257,12 @@ def _referenced(env: jinja2.Environment, source: str) -> tuple[str | None, ...]:
 
 
 @functools.lru_cache(maxsize=256)
-def _referenced_in(source: str, *syntax) -> tuple[str | None, ...]:
+def _referenced_in(source: str, block_start: str, variable_start: str, comment_start: str,
+                   extensions: tuple[str, ...]) -> tuple[str | None, ...]:
     """Parsing is the costly part of finding what a template uses (7 ms a template): each source is parsed once per
     process, however many builds and environments ask, since the answer depends on the text and syntax alone."""
-    parser = jinja2.Environment(extensions=list(syntax[-1]))
+    parser = jinja2.Environment(block_start_string=block_start, variable_start_string=variable_start,
+                                comment_start_string=comment_start, extensions=list(extensions))
     return tuple(jinja2.meta.find_referenced_templates(parser.parse(source)))
 
 
