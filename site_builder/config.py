@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 from dataclasses import dataclass
@@ -58,7 +59,9 @@ class SiteConfig:
         """The round, then the round it is compared with when there is one."""
         return [self.round] + ([self.previous_round] if self.previous_round else [])
 
-    @property
+    # Each read once per loaded config (a build loads its own): templates ask for them on every page, and each
+    # answer lists data/rounds/.
+    @functools.cached_property
     def compared_round(self) -> str | None:
         """The round the main round is compared with: `previous_round`, else the one before it in data/rounds/
         (with or without the archive: a round's claims and articles compare with it)."""
@@ -66,7 +69,7 @@ class SiteConfig:
 
         return self.previous_round or previous_of(discover_rounds(self.data_dir), self.round)
 
-    @property
+    @functools.cached_property
     def site_rounds(self) -> list[str]:
         """Every round the site has a section for, oldest first: with `archive`, each round folder holding
         results; without, the main round and the one it is compared with (a configured round the data lacks is

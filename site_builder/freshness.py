@@ -78,6 +78,22 @@ def read(name: tuple, value_digest: str | Callable[[], str]) -> None:
         recorder.reads[name] = value_digest() if callable(value_digest) else value_digest
 
 
+def remembered(memo: dict, name: tuple, compute: Callable[[], object]):
+    """compute() once per `memo` and `name` (a value many outputs derive alike from the same inputs); every output
+    that uses the value notes the reads it was computed from, as if it had computed it itself."""
+    found = memo.get(name)
+    if found is None:
+        with Recorder() as recorder:
+            value = compute()
+        found = memo[name] = (value, recorder.reads)
+    value, reads = found
+    outer = _active.get()
+    if outer is not None:
+        for read_name, value_digest in reads.items():
+            outer.reads.setdefault(read_name, value_digest)
+    return value
+
+
 class Collection(Sequence):
     """A read-only sequence whose iteration by an output is a recorded read of its membership and order."""
 

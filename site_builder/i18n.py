@@ -68,11 +68,10 @@ class Language:
     def number(self, value: float | int | None, decimals: int | None = None) -> str:
         if value is None or (isinstance(value, float) and math.isnan(value)):
             return "—"
-        if decimals is None:
-            return self._cldr_signs(numbers.format_decimal(value, locale=self.locale))
-        pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
-        return self._cldr_signs(numbers.format_decimal(value, format=pattern, locale=self.locale,
-                                                       decimal_quantization=True))
+        try:  # a results table repeats the same few hundred numbers on many pages: each is formatted once
+            return _formatted_number(self, type(value), value, decimals)
+        except TypeError:  # unhashable
+            return _formatted_number.__wrapped__(self, type(value), value, decimals)
 
     def percent(self, value: float, decimals: int = 1) -> str:
         pattern = "#,##0" + ("." + "0" * decimals if decimals else "") + "%"
@@ -128,6 +127,16 @@ class Language:
             "months": [months[i] for i in range(1, 13)],
             "shortMonths": [short_months[i] for i in range(1, 13)],
         }
+
+
+@functools.lru_cache(maxsize=65536)
+def _formatted_number(lang: Language, _kind: type, value, decimals: int | None) -> str:
+    """`Language.number` (the value's type is part of the key: 1 and 1.0 are equal keys)."""
+    if decimals is None:
+        return lang._cldr_signs(numbers.format_decimal(value, locale=lang.locale))
+    pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
+    return lang._cldr_signs(numbers.format_decimal(value, format=pattern, locale=lang.locale,
+                                                   decimal_quantization=True))
 
 
 def catalog_path(locales_dir: Path, code: str) -> Path:

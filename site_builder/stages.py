@@ -140,12 +140,13 @@ def make_charts(state: BuildState) -> None:
     if isinstance(vega, images.RenderFailure):
         raise SiteError(Problem(f"vl-convert could not make its JavaScript bundle (vega.js): {vega}"))
     state.vega = vega
+    built = chart_catalog.build_rounds(state.round_inputs, state.languages,
+                                       {name: _chart_inputs_keys(state, name) for name in state.round_inputs},
+                                       state.project_charts, state.jobs)
     for name, inputs in state.round_inputs.items():
-        built = chart_catalog.build_charts(inputs, state.languages, _chart_inputs_keys(state, name),
-                                           state.project_charts)
         section = paths.round_section(name, inputs.main)
-        state.chart_sets[name] = dataclasses.replace(built, charts=[
-            chart.in_section(section) for chart in built.charts]) if section else built
+        state.chart_sets[name] = dataclasses.replace(built[name], charts=[
+            chart.in_section(section) for chart in built[name].charts]) if section else built[name]
     main = state.chart_sets[state.config.round]
     # What another round's data lacks is that round's history, not something to fix: no warning, no note.
     state.chart_set = dataclasses.replace(main, charts=[chart for chart_set in state.chart_sets.values()

@@ -439,3 +439,50 @@ def test_a_cached_chart_keeps_what_its_files_are_made_from(inputs, languages):
     assert cached.rows_csv == csv_out.frame_csv(cached.rows)
     assert cached.rendering_keys == {kind: images.rendering_key((kind, cached.spec))
                                      for kind in ("svg", "narrow-svg", "png")}
+
+
+def test_charts_not_in_the_cache_are_built_in_workers_and_match_those_built_here(inputs, languages, chart_set,
+                                                                                  tmp_path, monkeypatch):
+    """A build's charts that the cache lacks are built in `jobs` worker processes, a chart to a task: they come
+    back in catalog order, equal to those built in this process, and are stored for the next build, which reads
+    them here."""
+    import os
+
+    from site_builder import charts as chart_catalog
+    monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "cache"))
+    task, pids = chart_catalog._chart_task, tmp_path / "pids"
+
+    def noting_the_process(shared, item):
+        with pids.open("a") as file:
+            file.write(f"{os.getpid()}\n")
+        return task(shared, item)
+
+    monkeypatch.setattr(chart_catalog, "_chart_task", noting_the_process)
+    keys = {"v6.0": {lang.code: "inputs" for lang in languages}}
+
+    def made(built):
+        return [(c.id, c.lang, c.spec_text, c.rows_csv) for c in built["v6.0"].charts], built["v6.0"].left_out
+
+    expected = made({"v6.0": chart_set})
+    assert made(chart_catalog.build_rounds({"v6.0": inputs}, languages, keys, jobs=2)) == expected
+    workers = set(pids.read_text().split())
+    assert len(workers) == 2 and str(os.getpid()) not in workers
+    pids.unlink()
+    assert made(chart_catalog.build_rounds({"v6.0": inputs}, languages, keys, jobs=2)) == expected
+    assert not pids.exists()  # every chart read from the cache, in this process
+
+
+def test_a_mistake_every_round_meets_is_reported_once(inputs, languages, monkeypatch):
+    from site_builder import charts as chart_catalog
+    from site_builder.charts import round_inputs
+    rounds = round_inputs(inputs, ROOT / "data", ROOT)
+    assert list(rounds) == ["v5.1", "v6.0"]
+
+    def broken(*args):
+        raise KeyError("nope")
+
+    monkeypatch.setattr(chart_catalog, "catalog", lambda inputs, project=(): {"broken": broken})
+    with pytest.raises(chart_catalog.SiteError) as raised:
+        chart_catalog.build_rounds(rounds, languages)
+    assert [str(p) for p in raised.value.problems] == [
+        "error: chart 'broken' (en, vi) could not be built: KeyError: 'nope'"]

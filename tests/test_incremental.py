@@ -189,6 +189,28 @@ def test_an_edit_rewrites_only_what_changed_and_equals_a_cold_build(mini_site, w
     assert snapshot(incremental) == snapshot(cold)
 
 
+
+def test_a_value_remembered_for_many_outputs_counts_as_read_by_each_of_them():
+    """A value computed once for many pages (the articles citing each benchmark) is recorded as read, with what it
+    was computed from, by every output that uses it, not only by the first."""
+    from site_builder import freshness
+    memo, computed = {}, []
+
+    def citing() -> list[str]:
+        freshness.read(("article", "content/en/a.md", "shortcodes"), "d1")
+        computed.append(1)
+        return ["a"]
+
+    with freshness.Recorder() as first:
+        assert freshness.remembered(memo, ("citing", "en"), citing) == ["a"]
+    with freshness.Recorder() as second:
+        freshness.read(("site",), "s")
+        assert freshness.remembered(memo, ("citing", "en"), citing) == ["a"]
+    assert freshness.remembered(memo, ("citing", "en"), citing) == ["a"]  # no output is being made: nothing noted
+    assert computed == [1]
+    assert first.reads == {("article", "content/en/a.md", "shortcodes"): "d1"}
+    assert second.reads == {("site",): "s", ("article", "content/en/a.md", "shortcodes"): "d1"}
+
 ONLY_DUTCH = "content/nl/alleen.md"
 EDITS = {  # name -> (file, old text, new text): each kind of input a page can depend on
     "body": ("content/en/hello.md", "Some text", "Some edited text"),

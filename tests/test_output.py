@@ -199,7 +199,7 @@ def test_bad_out_is_refused_before_rendering_with_the_other_problems(project, mo
     def no_rendering(*args, **kwargs):
         raise AssertionError("rendered although --out is wrong")
 
-    monkeypatch.setattr(build_module.chart_catalog, "build_charts", no_rendering)
+    monkeypatch.setattr(build_module.chart_catalog, "build_rounds", no_rendering)
     monkeypatch.setattr(build_module.pages, "plan_pages", no_rendering)
     article = project / "content/en/hello.md"
     article.write_text(article.read_text().replace("key: hello", "key: hello\nmood: happy"))

@@ -60,9 +60,9 @@ from site_builder.i18n import Language
 from site_builder.rounds import RoundInfo
 
 __all__ = ["Chart", "ChartDraft", "ChartEntry", "ChartInputs", "ChartSet", "Column", "Features", "NoData",
-           "accelerator_encodings", "benchmark_chart_id", "build_chart", "build_charts", "catalog", "chart",
-           "load_inputs", "load_project_charts", "localize", "minutes_axis", "prepare_inputs", "result_columns",
-           "result_tooltip"]
+           "accelerator_encodings", "benchmark_chart_id", "build_chart", "build_charts", "build_rounds",
+           "catalog", "chart", "load_inputs", "load_project_charts", "localize", "minutes_axis",
+           "prepare_inputs", "result_columns", "result_tooltip"]
 
 # Browsers take the system font; vl-convert (static SVG, PNG) knows no "system-ui" and needs a named face.
 _DERIVED = ("spec_text", "rows_csv", "rendering_keys")  # Chart's cached properties
@@ -374,24 +374,99 @@ def build_charts(inputs: ChartInputs, languages: list[Language], inputs_keys: di
     `inputs_keys` (language code -> hash of the data and that language's catalog) lets a chart come from
     the build cache instead of being built and validated again. `project`: the project's own charts
     (`load_project_charts`), after the package's."""
+    name = inputs.round
+    return build_rounds({name: inputs}, languages, {name: inputs_keys} if inputs_keys is not None else None,
+                        project)[name]
+
+
+# What became of one chart in every language: its charts, why it is left out (or None), and its problems by
+# language code.
+_Outcome = tuple[list[Chart], Problem | None, list[tuple[str, Problem]]]
+
+
+def build_rounds(round_inputs: dict[str, ChartInputs], languages: list[Language],
+                 inputs_keys: dict[str, dict[str, str]] | None = None, project: Sequence[ChartEntry] = (),
+                 jobs: int = 1) -> dict[str, ChartSet]:
+    """`build_charts` for each round (round -> its chart inputs, and its `inputs_keys`), every problem of every
+    round reported together. The charts the build cache holds are read here; the others are built in `jobs`
+    worker processes, a chart (in every language) to a task, since no chart depends on another."""
+    catalogs = {name: catalog(inputs, project) for name, inputs in round_inputs.items()}
+    outcomes: dict[tuple[str, str], _Outcome] = {}
+    missing = []
+    for name, charts in catalogs.items():
+        for chart_id, factory in charts.items():
+            keys = inputs_keys[name] if inputs_keys is not None else None
+            found = _cached_outcome(chart_id, factory, round_inputs[name], languages, keys) if keys else None
+            if found is None:
+                missing.append((name, chart_id))
+            else:
+                outcomes[name, chart_id] = found
+    from site_builder import parallel
+
+    made = parallel.run(_chart_task, missing, jobs, (round_inputs, catalogs, languages, inputs_keys))
+    outcomes.update(zip(missing, made))
     problems = Collector()
-    charts, left_out = [], {}
-    for chart_id, factory in catalog(inputs, project).items():
-        for lang in languages:
-            try:
-                if inputs_keys is None:
-                    charts.append(build_chart(chart_id, factory, inputs, lang))
-                else:
-                    charts.append(_cached_chart(chart_id, factory, inputs, lang, inputs_keys[lang.code]))
-            except NoData as reason:
-                where = (factory.entry.path, factory.entry.line) if isinstance(factory, BoundChart) and \
-                    factory.entry.path else _declared_where(inputs, chart_id)
-                left_out[chart_id] = Problem(f"chart '{chart_id}' is left out: {reason}", *where, severity="warning")
-                break
-            except SiteError as error:
-                problems.problems += [(lang.code, problem) for problem in error.problems]
-    if problems.problems:
-        raise SiteError(_across_languages(problems.problems))
+    chart_sets = {}
+    for name, charts in catalogs.items():
+        try:
+            chart_sets[name] = _chart_set(round_inputs[name], {chart_id: outcomes[name, chart_id] for chart_id in charts})
+        except SiteError as error:
+            problems.extend(error)
+    problems.problems = list(dict.fromkeys(problems.problems))  # a project chart's mistake meets every round
+    problems.raise_if_any()
+    return chart_sets
+
+
+def _chart_task(shared: tuple, item: tuple[str, str]) -> _Outcome:
+    """One chart in every language (a task of `parallel.run`)."""
+    round_inputs, catalogs, languages, inputs_keys = shared
+    name, chart_id = item
+    keys = inputs_keys[name] if inputs_keys is not None else None
+    return _chart_outcome(chart_id, catalogs[name][chart_id], round_inputs[name], languages, keys)
+
+
+def _chart_outcome(chart_id: str, factory: ChartFactory, inputs: ChartInputs, languages: list[Language],
+                   keys: dict[str, str] | None) -> _Outcome:
+    charts, problems = [], []
+    for lang in languages:
+        try:
+            charts.append(build_chart(chart_id, factory, inputs, lang) if keys is None else
+                          _cached_chart(chart_id, factory, inputs, lang, keys[lang.code]))
+        except NoData as reason:
+            return charts, _left_out(chart_id, factory, inputs, reason), problems
+        except SiteError as error:
+            problems += [(lang.code, problem) for problem in error.problems]
+    return charts, None, problems
+
+
+def _cached_outcome(chart_id: str, factory: ChartFactory, inputs: ChartInputs, languages: list[Language],
+                    keys: dict[str, str]) -> _Outcome | None:
+    """The chart's outcome when the build cache holds it in every language, else None."""
+    charts = []
+    for lang in languages:
+        found = cache.load("chart", _chart_entry(chart_id, factory, lang, keys[lang.code]))
+        if isinstance(found, str):
+            return charts, _left_out(chart_id, factory, inputs, NoData(found)), []
+        if not isinstance(found, Chart):
+            return None
+        charts.append(found)
+    return charts, None, []
+
+
+def _left_out(chart_id: str, factory: ChartFactory, inputs: ChartInputs, reason: NoData) -> Problem:
+    where = (factory.entry.path, factory.entry.line) if isinstance(factory, BoundChart) and \
+        factory.entry.path else _declared_where(inputs, chart_id)
+    return Problem(f"chart '{chart_id}' is left out: {reason}", *where, severity="warning")
+
+
+def _chart_set(inputs: ChartInputs, outcomes: dict[str, _Outcome]) -> ChartSet:
+    """A round's charts from their outcomes (chart id -> outcome, in catalog order); its problems, one per mistake,
+    raised."""
+    charts = [chart for made, _, _ in outcomes.values() for chart in made]
+    left_out = {chart_id: reason for chart_id, (_, reason, _) in outcomes.items() if reason is not None}
+    found = [problem for _, _, problems in outcomes.values() for problem in problems]
+    if found:
+        raise SiteError(_across_languages(found))
     built = list(dict.fromkeys(chart.id for chart in charts))
     alias_problems = Collector()
     aliases = check_aliases(inputs.features, built, left_out, alias_problems)
@@ -409,17 +484,22 @@ def _across_languages(found: list[tuple[str, Problem]]) -> list[Problem]:
             for problem, codes in groups.items()]
 
 
-def _cached_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lang: Language, inputs_key: str) -> Chart:
-    """`build_chart` through the build cache: the key is the chart, the language, its inputs and Altair's version;
-    a chart left out for want of data is remembered as such."""
+def _chart_entry(chart_id: str, factory: ChartFactory, lang: Language, inputs_key: str) -> str:
+    """The chart's build cache key: the chart, the language, its inputs and the libraries' versions."""
     if isinstance(factory, BoundChart):
         identity = factory.identity  # the function, its item, and a project chart's file
     else:
         code = getattr(factory, "__code__", None)  # the factory itself: another function is another chart
         identity = (getattr(factory, "__module__", ""), getattr(factory, "__qualname__", repr(type(factory))),
                     code.co_code if code is not None else b"")
-    entry = cache.key("chart", cache.versions("altair", "pandas", "babel", "vl-convert-python"), chart_id, lang.code,
-                      inputs_key, identity)
+    return cache.key("chart", cache.versions("altair", "pandas", "babel", "vl-convert-python"), chart_id, lang.code,
+                     inputs_key, identity)
+
+
+def _cached_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lang: Language, inputs_key: str) -> Chart:
+    """`build_chart` through the build cache (`_chart_entry`); a chart left out for want of data is remembered as
+    such."""
+    entry = _chart_entry(chart_id, factory, lang, inputs_key)
     found = cache.load("chart", entry)
     if isinstance(found, Chart):
         return found
