@@ -13,6 +13,8 @@ inputs go through `read()`, which notes a name and the digest of what was read:
   list page depends on its articles' titles and dates, not on their bodies.
 - `("collection", NAME)`: the membership and order of a collection the output iterated (`Collection`), so a
   list page is made again when an article is added or removed.
+- `("collection field", NAME, FIELD)`: one field of every item of a collection, for a value computed from all of
+  them once and used by many outputs (`remembered`: the articles citing each benchmark).
 
 Nothing is declared by hand: a new template variable, page type or field read is recorded when it is read. The
 last build's records live in the build cache (`uptodate.record`); `Freshness.fresh` checks an output's recorded
@@ -78,14 +80,25 @@ def read(name: tuple, value_digest: str | Callable[[], str]) -> None:
         recorder.reads[name] = value_digest() if callable(value_digest) else value_digest
 
 
-def remembered(memo: dict, name: tuple, compute: Callable[[], object]):
+def remembered(memo: dict, name: tuple, compute: Callable[[], object], whole: Collection | None = None):
     """compute() once per `memo` and `name` (a value many outputs derive alike from the same inputs); every output
-    that uses the value notes the reads it was computed from, as if it had computed it itself."""
+    that uses the value notes the reads it was computed from, as if it had computed it itself.
+
+    `whole`: a collection the computation goes through (every article): its reads of a field of the collection's
+    items count as one read of that field across the collection, so that each output using the value notes a few
+    reads, not thousands (an edit of that field in any item makes them again, as an edit of a read item would)."""
     found = memo.get(name)
     if found is None:
         with Recorder() as recorder:
             value = compute()
-        found = memo[name] = (value, recorder.reads)
+        reads: dict[tuple, str] = {}
+        for read_name, value_digest in recorder.reads.items():
+            if whole is not None and whole.holds(read_name):
+                field = read_name[2]
+                reads.setdefault(("collection field", whole.name, field), whole.field_digest(field))
+            else:
+                reads[read_name] = value_digest
+        found = memo[name] = (value, reads)
     value, reads = found
     outer = _active.get()
     if outer is not None:
@@ -95,16 +108,34 @@ def remembered(memo: dict, name: tuple, compute: Callable[[], object]):
 
 
 class Collection(Sequence):
-    """A read-only sequence whose iteration by an output is a recorded read of its membership and order."""
+    """A read-only sequence whose iteration by an output is a recorded read of its membership and order.
 
-    def __init__(self, name: str, items: Sequence, identity: Callable[[object], object]) -> None:
-        self.name, self._items, self._identity = name, list(items), identity
+    `item_reads`: the kind of read its items note of their own fields (("article", SOURCE, FIELD)), when they do
+    and have a `field_digest(FIELD)`; see `remembered`."""
+
+    def __init__(self, name: str, items: Sequence, identity: Callable[[object], object],
+                 item_reads: str | None = None) -> None:
+        self.name, self._items, self.item_reads = name, list(items), item_reads
+        # Taken now, while no output is being made: an item's identity may be one of its recorded fields.
+        self._identities = [identity(item) for item in self._items]
+        self._held = set(self._identities)
         self._digest: str | None = None
+        self._field_digests: dict[str, str] = {}
 
     def membership(self) -> str:
         if self._digest is None:
-            self._digest = digest([self._identity(item) for item in self._items])
+            self._digest = digest(self._identities)
         return self._digest
+
+    def holds(self, name: tuple) -> bool:
+        """Whether a read is of a field of one of the items."""
+        return self.item_reads is not None and name[0] == self.item_reads and len(name) == 3 and name[1] in self._held
+
+    def field_digest(self, field: str) -> str:
+        """One field of every item, in order: ("collection field", NAME, FIELD)."""
+        if field not in self._field_digests:
+            self._field_digests[field] = digest([self.membership(), *(item.field_digest(field) for item in self._items)])
+        return self._field_digests[field]
 
     def _read(self) -> None:
         read(("collection", self.name), self.membership)
@@ -153,6 +184,9 @@ class Answers:
         if kind == "collection":
             collection = self.collections.get(name[1])
             return None if collection is None else collection.membership()
+        if kind == "collection field":
+            collection = self.collections.get(name[1])
+            return None if collection is None or not collection.item_reads else collection.field_digest(name[2])
         return None  # a read this version does not know: the output is made again
 
     def fresh(self, reads) -> bool:
@@ -176,6 +210,9 @@ class Outputs:
         self.answers: Answers | None = None  # set once the articles and templates are known
         self.records: dict[str, tuple[str, list]] = {}
         self._still: list[bool] | None = None  # per read: whether it reads the same now
+        # Each distinct (name, digest) read held once: thousands of pages read the same articles' fields, and each
+        # page's reads come from a worker as objects of their own.
+        self._interned: dict[tuple, tuple] = {}
 
     def _unchanged(self) -> list[bool] | None:
         if self._still is None and self.answers is not None:
@@ -196,7 +233,7 @@ class Outputs:
 
     def add(self, path: str, key: str, content, reads: dict[tuple, str]) -> None:
         self.files.add(path, content)
-        self.records[path] = (key, list(reads.items()))
+        self.records[path] = (key, [self._interned.setdefault(pair, pair) for pair in reads.items()])
 
     def put(self, path: str, content: bytes | str) -> None:
         """An output made from nothing but its own bytes (an asset, a chart's spec)."""

@@ -237,9 +237,13 @@ class _Plan:
 
     def round_articles(self, code: str) -> tuple[list[Article], list[Article]]:
         """This round's articles: the language's own, then the other languages'."""
-        own, others = _articles_by_language(self, code)
-        return ([a for a in own if self.article_round(a) == self.round.name],
-                [a for a in others if self.article_round(a) == self.round.name])
+        def compute() -> tuple[list[Article], list[Article]]:
+            own, others = _articles_by_language(self, code)
+            return ([a for a in own if self.article_round(a) == self.round.name],
+                    [a for a in others if self.article_round(a) == self.round.name])
+
+        return freshness.remembered(self.memo, ("round articles", self.round.name, code), compute,
+                                    _whole(self.articles))
 
     def view(self, kind: type[View], section: str | None = None, **values) -> View:
         """A page's view model: what every page shows, then the page type's own `values`."""
@@ -277,7 +281,7 @@ class _Plan:
                     found.setdefault(benchmark, []).append(article)
             return found
 
-        return freshness.remembered(self.memo, ("citing", self.round.name, code), compute)
+        return freshness.remembered(self.memo, ("citing", self.round.name, code), compute, _whole(self.articles))
 
     def benchmarks_cited(self, article: Article) -> set[str]:
         """Benchmarks an article of this round cites: through a chart shortcode or a bound figure's result rows."""
@@ -505,7 +509,11 @@ def _articles_by_language(plan: _Plan, code: str) -> tuple[list[Article], list[A
                         key=lambda a: (plan.codes.index(a.lang), a.slug))
         return own, others
 
-    return freshness.remembered(plan.memo, ("articles", code), compute)
+    return freshness.remembered(plan.memo, ("articles", code), compute, _whole(plan.articles))
+
+
+def _whole(articles) -> freshness.Collection | None:
+    return articles if isinstance(articles, freshness.Collection) else None
 
 
 def _article_pages(plan: _Plan, lang: Language) -> list[Page]:

@@ -174,7 +174,8 @@ def read_content(state: BuildState) -> None:
     try:
         loaded = content.load_articles(config.content_dir, config.languages, warnings=state.warnings,
                                        jobs=state.jobs, compact=True, also=draw_card if spool else None)
-        state.articles = freshness.Collection("articles", loaded, identity=lambda article: article.source)
+        state.articles = freshness.Collection("articles", loaded, identity=lambda article: article.source,
+                                              item_reads="article")
     except SiteError as error:
         state.problems.extend(error)
     if state.strict:
@@ -271,16 +272,18 @@ def render_pages(state: BuildState) -> None:
     stale = [index for index, page in enumerate(site_pages) if not outputs.current(page.path, keys[index])]
     spool = state.spool  # pages go to disk as they are made, not into memory
     problems = Collector()
+    # Each page's outcome is taken as it comes, not all held at once: a page listing every article brings back
+    # thousands of reads.
+    rendered = parallel.each(_render_page, stale, state.jobs,
+                             (site_pages, state.envs, state.config, spool, state.site_read))
     try:
-        rendered = parallel.run(_render_page, stale, state.jobs,
-                                (site_pages, state.envs, state.config, spool, state.site_read))
+        for index, (html, found, reads) in zip(stale, rendered):
+            if found:
+                problems.problems += found
+            else:
+                outputs.add(site_pages[index].path, keys[index], html, reads)
     except _CannotSpool as error:
         raise SiteError(Problem(f"cannot write the site: {error}", state.out_dir.as_posix())) from None
-    for index, (html, found, reads) in zip(stale, rendered):
-        if found:
-            problems.problems += found
-        else:
-            outputs.add(site_pages[index].path, keys[index], html, reads)
     if problems.problems:
         raise SiteError(render.merge_page_problems(problems.problems))
 

@@ -211,6 +211,50 @@ def test_a_value_remembered_for_many_outputs_counts_as_read_by_each_of_them():
     assert first.reads == {("article", "content/en/a.md", "shortcodes"): "d1"}
     assert second.reads == {("site",): "s", ("article", "content/en/a.md", "shortcodes"): "d1"}
 
+
+def test_a_value_computed_from_every_article_counts_as_a_few_reads_of_whole_fields():
+    """A value computed by going through every article (the articles citing a benchmark) notes one read per field
+    it looked at, across the collection, instead of one per article: a page using it records a few reads, and an
+    edit of that field in any article, or an article added, reads differently."""
+    from dataclasses import dataclass
+
+    from site_builder import freshness
+
+    @dataclass
+    class Item:
+        source: str
+        lang: str
+        title: str
+
+        def __getattribute__(self, name):
+            if name in ("lang", "title"):
+                freshness.read(("article", object.__getattribute__(self, "source"), name), lambda: self.field_digest(name))
+            return object.__getattribute__(self, name)
+
+        def field_digest(self, name):
+            return freshness.digest(object.__getattribute__(self, name))
+
+    def collection(*items):
+        return freshness.Collection("articles", list(items), identity=lambda item: item.source, item_reads="article")
+
+    items = collection(Item("a.md", "en", "A"), Item("b.md", "nl", "B"))
+    with freshness.Recorder() as page:
+        freshness.read(("article", "elsewhere.md", "title"), "t")
+        english = freshness.remembered({}, ("en",), lambda: [i.source for i in items if i.lang == "en"], items)
+    assert english == ["a.md"]
+    assert page.reads == {("article", "elsewhere.md", "title"): "t", ("collection", "articles"): items.membership(),
+                          ("collection field", "articles", "lang"): items.field_digest("lang")}
+
+    def answers(collection):
+        return freshness.Answers("site", lambda name: None, {}, {"articles": collection})
+
+    assert answers(items).fresh(page.reads.items() - {(("article", "elsewhere.md", "title"), "t")})
+    for changed in (collection(Item("a.md", "en", "A"), Item("b.md", "en", "B")),
+                    collection(Item("a.md", "en", "A"), Item("b.md", "nl", "B"), Item("c.md", "nl", "C"))):
+        assert not answers(changed).answer(("collection field", "articles", "lang")) == items.field_digest("lang")
+    same_langs = collection(Item("a.md", "en", "A, edited"), Item("b.md", "nl", "B"))
+    assert answers(same_langs).answer(("collection field", "articles", "lang")) == items.field_digest("lang")
+
 ONLY_DUTCH = "content/nl/alleen.md"
 EDITS = {  # name -> (file, old text, new text): each kind of input a page can depend on
     "body": ("content/en/hello.md", "Some text", "Some edited text"),
