@@ -106,10 +106,10 @@ def search(lang: str) -> str:
     return f"{lang}/search/index.html"
 
 
-def search_index(lang: str) -> str:
-    """The folder of a language's search index (Pagefind's files): one per language, so that an edit makes
-    only its language's again."""
-    return f"pagefind/{lang}/"
+def search_index(lang: str, shard: int = 0) -> str:
+    """The folder of a shard of a language's search index (Pagefind's files): the first, which the search page
+    loads, then the others (`search.shards`), so that an edit makes only its language's shard again."""
+    return f"pagefind/{lang}/" if shard == 0 else f"pagefind/{lang}.{shard + 1}/"  # "." is in no language code
 
 
 def feed(lang: str) -> str:

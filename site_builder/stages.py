@@ -325,7 +325,7 @@ def make_feeds_and_indexes(state: BuildState) -> None:
 def make_search_index(state: BuildState) -> None:
     """The search index of the pages as this build leaves them (Pagefind's files, every language's)."""
     if state.config.search:
-        search.add_index(state.outputs, state.site_pages, state.out_dir, state.spool / "search")
+        search.add_index(state.outputs, state.site_pages, state.out_dir, state.spool / "search", state.jobs)
 
 
 def write(state: BuildState) -> None:

@@ -74,6 +74,45 @@ def test_an_edit_remakes_the_index_and_a_change_elsewhere_leaves_it(mini_site, w
     assert runs[3:] == ["nl"] and set(index_files(out)) == set(second)
 
 
+
+def shard_pages(site: Path, lang: str) -> list[set[str]]:
+    """The pages each shard of a language's index holds, the first shard first (as its shards.json lists them)."""
+    first = site / "pagefind" / lang
+    folders = [first, *((first / folder).resolve() for folder in json.loads((first / "shards.json").read_text()))]
+    return [{json.loads(gzip.decompress(fragment.read_bytes()).removeprefix(b"pagefind_dcd"))["url"]
+             for fragment in (folder / "fragment").iterdir()} for folder in folders]
+
+
+def test_a_language_index_comes_in_shards_and_an_edit_remakes_the_shard_of_its_page(mini_site, warm_cache,
+                                                                                      tmp_path, monkeypatch):
+    """Pagefind's time and memory grow faster than the pages it indexes: a language's pages are indexed in shards
+    (each page in one, named by its path's hash), which its first shard lists for search.js to merge; an edit
+    runs Pagefind on its page's shard only."""
+    monkeypatch.setattr(search, "SHARD_PAGES", 2)
+    runs = []
+    real = search._start_pagefind
+    monkeypatch.setattr(search, "_start_pagefind", lambda *args: runs.append(args[0].parent.name) or real(*args))
+    out = tmp_path / "out"
+    build_site(mini_site, out, jobs=2)
+    en = shard_pages(out, "en")
+    assert len(en) > 2 and all(en) and sum(map(len, en)) == len(set().union(*en))  # each page in one shard
+    assert "/en/articles/hello/index.html" in set().union(*en) and len(runs) == len(en) + len(shard_pages(out, "nl"))
+    assert set(json.loads((out / "pagefind/en/shards.json").read_text())) == \
+        {f"../{folder.name}/" for folder in (out / "pagefind").glob("en.*")}
+    assert all(list(json.loads((folder / "pagefind-entry.json").read_text())["languages"]) == ["en"]
+               for folder in (out / "pagefind").glob("en*"))
+    article = mini_site / "content/en/hello.md"
+    article.write_text(article.read_text().replace("Some text", "Some zanzibarian text"))
+    del runs[:]
+    build_site(mini_site, out, jobs=2)
+    holding = next(number for number, pages in enumerate(en) if "/en/articles/hello/index.html" in pages)
+    assert runs == ["en" if holding == 0 else f"en.{holding + 1}"] and shard_pages(out, "en") == en
+    assert "zanzibarian" in indexed_text(out)
+    monkeypatch.setattr(search, "SHARD_PAGES", 300)  # one shard again: the others' folders go
+    article.write_text(article.read_text().replace("zanzibarian", "zanzibarese"))
+    build_site(mini_site, out, jobs=2)
+    assert shard_pages(out, "en") == [set().union(*en)] and not list((out / "pagefind").glob("en.*"))
+
 def test_the_index_is_byte_identical_from_one_build_to_the_next(mini_site, warm_cache, tmp_path):
     """With one job and with two: the index, and with it the whole site, byte for byte."""
     one, two = tmp_path / "one", tmp_path / "two"

@@ -87,3 +87,42 @@ def test_without_javascript_the_page_lists_every_page(browser, served):  # noqa:
     root = served_root(served) / "vi/search"
     assert len(links) > 10 and all((root / link).resolve().is_file() for link in links)
     context.close()
+
+
+def test_search_finds_pages_of_every_shard_of_the_language_index(browser, mini_site, warm_cache, tmp_path,  # noqa: F811
+                                                                 monkeypatch):
+    """A language's index in shards (small ones here): search.js merges the shards its first one lists, and finds
+    pages of each."""
+    import functools
+    import http.server
+    import threading
+
+    from site_builder import search
+    from site_builder.build import build_site
+    from tests.test_search import shard_pages
+
+    monkeypatch.setattr(search, "SHARD_PAGES", 2)
+    out = tmp_path / "www" / "sub"
+    build_site(mini_site, out, jobs=2)
+    shards = shard_pages(out, "en")
+    assert len(shards) > 2
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path / "www"))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        context = browser.new_context()
+        context.add_init_script(LISTEN_FOR_VIOLATIONS)
+        page = context.new_page()
+        errors = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(f"http://127.0.0.1:{server.server_port}/sub/en/search/index.html")
+        page.fill("#search-query", "MLPerf")
+        wait_until(page, FINISHED)
+        links = page.eval_on_selector_all("#search-results a", "links => links.map(a => new URL(a.href).pathname)")
+        found = {link.removeprefix("/sub") for link in links}
+        assert sum(bool(found & pages) for pages in shards) > 1, (found, shards)  # pages of several shards
+        assert page.evaluate("window.__csp") == [] and errors == []
+        context.close()
+    finally:
+        server.shutdown()

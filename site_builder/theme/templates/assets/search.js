@@ -23,9 +23,21 @@
 
   function load() {
     if (!engine) {
-      engine = import(new URL(form.getAttribute("data-index"), location.href).href).then(function (pagefind) {
-        // Result URLs start at the site's root, wherever it is served from (a sub-path).
-        return pagefind.options({ baseUrl: root.pathname, excerptLength: 24 }).then(function () { return pagefind; });
+      var index = new URL(form.getAttribute("data-index"), location.href);
+      // Result URLs start at the site's root, wherever it is served from (a sub-path).
+      var options = { baseUrl: root.pathname, excerptLength: 24 };
+      engine = import(index.href).then(function (pagefind) {
+        return pagefind.options(options).then(function () {
+          // The language's index comes in shards: this one lists the others, merged into it.
+          return fetch(new URL("shards.json", index).href);
+        }).then(function (response) {
+          if (!response.ok) throw new Error("shards.json: " + response.status);
+          return response.json();
+        }).then(function (others) {
+          return Promise.all(others.map(function (folder) {
+            return pagefind.mergeIndex(new URL(folder, index).href, options);
+          }));
+        }).then(function () { return pagefind; });
       });
     }
     return engine;
