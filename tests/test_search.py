@@ -83,17 +83,30 @@ def shard_pages(site: Path, lang: str) -> list[set[str]]:
              for fragment in (folder / "fragment").iterdir()} for folder in folders]
 
 
-def test_a_language_index_comes_in_shards_and_an_edit_remakes_the_shard_of_its_page(mini_site, warm_cache,
-                                                                                      tmp_path, monkeypatch):
-    """Pagefind's time and memory grow faster than the pages it indexes: a language's pages are indexed in shards
-    (each page in one, named by its path's hash), which its first shard lists for search.js to merge; an edit
-    runs Pagefind on its page's shard only."""
+def test_shards_hold_each_page_once_and_keep_their_pages_as_pages_come_and_go():
+    pages = [f"en/articles/a{number}/index.html" for number in range(1000)]
+    parts = search.shards(pages)
+    assert len(parts) == 4 and sorted(p for part in parts for p in part) == sorted(pages)
+    assert all(200 < len(part) < 300 for part in parts)  # even by the hash
+    assert search.shards(pages[:-1]) == [[p for p in part if p != pages[-1]] for part in parts]  # no page moves
+    assert search.shards(pages[:300]) == [sorted(pages[:300])] and search.shards([]) == [[]]
+
+
+@pytest.fixture
+def sharded(mini_site, warm_cache, tmp_path, monkeypatch):
+    """The mini site built with shards of two pages, and the Pagefind runs (their folder's names)."""
     monkeypatch.setattr(search, "SHARD_PAGES", 2)
     runs = []
     real = search._start_pagefind
     monkeypatch.setattr(search, "_start_pagefind", lambda *args: runs.append(args[0].parent.name) or real(*args))
-    out = tmp_path / "out"
-    build_site(mini_site, out, jobs=2)
+    build_site(mini_site, tmp_path / "out", jobs=2)
+    return tmp_path / "out", runs
+
+
+def test_a_language_index_comes_in_shards_which_its_first_lists(sharded):
+    """Pagefind's time and memory grow faster than the pages it indexes: a language's pages are indexed in shards
+    (each page in one, named by its path's hash), which its first shard lists for search.js to merge."""
+    out, runs = sharded
     en = shard_pages(out, "en")
     assert len(en) > 2 and all(en) and sum(map(len, en)) == len(set().union(*en))  # each page in one shard
     assert "/en/articles/hello/index.html" in set().union(*en) and len(runs) == len(en) + len(shard_pages(out, "nl"))
@@ -101,6 +114,12 @@ def test_a_language_index_comes_in_shards_and_an_edit_remakes_the_shard_of_its_p
         {f"../{folder.name}/" for folder in (out / "pagefind").glob("en.*")}
     assert all(list(json.loads((folder / "pagefind-entry.json").read_text())["languages"]) == ["en"]
                for folder in (out / "pagefind").glob("en*"))
+
+
+@pytest.mark.slow
+def test_an_edit_remakes_the_shard_of_its_page_only(sharded, mini_site, monkeypatch):
+    out, runs = sharded
+    en = shard_pages(out, "en")
     article = mini_site / "content/en/hello.md"
     article.write_text(article.read_text().replace("Some text", "Some zanzibarian text"))
     del runs[:]
