@@ -24,7 +24,7 @@ import altair as alt
 import pandas as pd
 from altair.utils.schemapi import debug_mode
 
-from site_builder import cache, csv_out, images, paths
+from site_builder import cache, csv_out, images, parallel, paths
 from site_builder.charts.base import (
     ChartDraft,
     ChartFactory,
@@ -394,15 +394,13 @@ def build_rounds(round_inputs: dict[str, ChartInputs], languages: list[Language]
     outcomes: dict[tuple[str, str], _Outcome] = {}
     missing = []
     for name, charts in catalogs.items():
+        keys = (inputs_keys or {}).get(name)
         for chart_id, factory in charts.items():
-            keys = inputs_keys[name] if inputs_keys is not None else None
             found = _cached_outcome(chart_id, factory, round_inputs[name], languages, keys) if keys else None
             if found is None:
                 missing.append((name, chart_id))
             else:
                 outcomes[name, chart_id] = found
-    from site_builder import parallel
-
     made = parallel.run(_chart_task, missing, jobs, (round_inputs, catalogs, languages, inputs_keys))
     outcomes.update(zip(missing, made))
     problems = Collector()
@@ -421,8 +419,8 @@ def _chart_task(shared: tuple, item: tuple[str, str]) -> _Outcome:
     """One chart in every language (a task of `parallel.run`)."""
     round_inputs, catalogs, languages, inputs_keys = shared
     name, chart_id = item
-    keys = inputs_keys[name] if inputs_keys is not None else None
-    return _chart_outcome(chart_id, catalogs[name][chart_id], round_inputs[name], languages, keys)
+    return _chart_outcome(chart_id, catalogs[name][chart_id], round_inputs[name], languages,
+                          (inputs_keys or {}).get(name))
 
 
 def _chart_outcome(chart_id: str, factory: ChartFactory, inputs: ChartInputs, languages: list[Language],
