@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from site_builder import paths
-from site_builder.cache import cache_dir, store, unseal
+from site_builder.cache import cache_dir, package_version, store, unseal
 
 
 @dataclass(frozen=True)
@@ -79,10 +79,7 @@ def vega_bundle(cached_only: bool = False) -> Asset | None:
     Producing it takes about two seconds, so it is kept per vl-convert version (in `kept_dir`, and in the
     cache when there is no such folder). With `cached_only`, None when it is not kept (nothing is produced).
     """
-    import vl_convert
-
-    version = getattr(vl_convert, "__version__", "unknown")
-    name = f"vega-bundle-{version}.js"
+    name = f"vega-bundle-{bundle_version()}.js"
     kept = kept_dir()
     content = _read_kept(kept / name) if kept is not None else None
     if content is not None:
@@ -96,12 +93,19 @@ def vega_bundle(cached_only: bool = False) -> Asset | None:
             return hashed("vega.js", content)
     if cached_only:
         return None
+    import vl_convert  # only now: its module is 13 MB of a process
+
     content = vl_convert.javascript_bundle().encode("utf-8")
     if kept is not None:
         _keep(kept, name, content)
     else:
         store(cached, content)
     return hashed("vega.js", content)
+
+
+def bundle_version() -> str:
+    """The version of vl-convert, which makes the bundle (the kept bundle's name)."""
+    return package_version("vl-convert-python")
 
 
 def vega_bundle_task(_shared, _item) -> Asset:

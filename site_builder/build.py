@@ -68,7 +68,8 @@ def build_site(root: Path, out_dir: Path | None = None, base_url: str | None = N
       site. Not inside content/, data/, templates/ or locales/.
     - `base_url`: the address the site is served from, instead of site.toml's.
     - `strict`: warnings (a missing translation, a placeholder base URL, ...) fail the build.
-    - `jobs`: worker processes for Markdown, pages and images (default: one per CPU; 1: none).
+    - `jobs`: worker processes for charts, Markdown, pages and images (default: one per CPU; 1: none, but one for
+      the charts the cache lacks).
     - `progress(done, total, stage)`: called as each stage starts (the CLI draws a bar with it).
 
     Raises `SiteError` when the inputs have problems: its `.problems` lists every one found in the run (each a

@@ -158,10 +158,16 @@ def seal(content: bytes) -> bytes | None:
 
 def unseal(raw: bytes) -> bytes | None:
     """The content of a sealed entry, or None when it was not sealed with this cache's key."""
+    content = _unsealed_view(raw)
+    return None if content is None else bytes(content)
+
+
+def _unsealed_view(raw: bytes) -> memoryview | None:
+    """`unseal` without a copy of the content (an entry may be tens of megabytes)."""
     key = secret()
     if key is None or len(raw) < MAC_SIZE:
         return None
-    content = raw[MAC_SIZE:]
+    content = memoryview(raw)[MAC_SIZE:]
     return content if hmac.compare_digest(raw[:MAC_SIZE], hmac.digest(key, content, "sha256")) else None
 
 
@@ -232,13 +238,15 @@ def store(path: Path, content: bytes) -> bool:
     """Put a file in the cache, sealed (see `seal`), atomically so that concurrent builds never read half of
     it; whether it was written. Best effort: a cache that cannot be written (read-only home, full disk) only
     makes the next build slower."""
-    content = seal(content)
-    if content is None:
+    key = secret()
+    if key is None:
         return False
     partial = path.with_name(f"{path.stem}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        partial.write_bytes(content)
+        with open(partial, "wb") as file:  # the seal, then the content: no sealed copy of it in memory
+            file.write(hmac.digest(key, content, "sha256"))
+            file.write(content)
         os.replace(partial, path)
     except OSError:
         with contextlib.suppress(OSError):
@@ -279,6 +287,16 @@ def code_fingerprint() -> str:
     for path in sorted(package.rglob("*.py")):
         digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
+
+
+@functools.cache
+def package_version(name: str) -> str:
+    """An installed package's version, from its metadata: importing the package to ask it can cost megabytes
+    (vl-convert's module: 13 MB in a build that renders nothing)."""
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 @functools.cache
@@ -340,7 +358,7 @@ def load(kind: str, entry_key: str):
         raw = path.read_bytes()
     except OSError:
         return None
-    payload = unseal(raw)
+    payload = _unsealed_view(raw)
     if payload is None:
         return None
     try:

@@ -77,7 +77,8 @@ def _tuned_collector():
 @click.option("--base-url", default=None, help="Absolute URL the site is served from; overrides site.toml.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="Worker processes for Markdown, pages and images (default: the number of CPUs; 1: no workers).")
+              help="Worker processes for charts, Markdown, pages and images (default: the number of CPUs; 1: no workers, "
+                   "but one for the charts the cache lacks).")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the build's outcome as JSON to this file (on failure too).")
 def build(root: Path, out: Path | None, base_url: str | None, strict: bool, jobs: int | None,

@@ -331,14 +331,15 @@ def html_of(article: Article) -> str:
 
 class _ArticleBook:
     """The articles of one content folder as the last build read them, in one cache entry (one file to read on
-    an edit, not thousands): file key (its bytes, name, language and the Markdown libraries) -> Article. An
-    article with any problem is never kept, so its problems are reported on every build."""
+    an edit, not thousands): file key (its bytes, name, language and the Markdown libraries) -> (the Article
+    without its Markdown, the Markdown compressed: a build holds thousands and reads none). An article with any
+    problem is never kept, so its problems are reported on every build."""
 
     def __init__(self, content_dir: Path) -> None:
         self.entry = cache.key("articles", os.path.realpath(content_dir))
         found = cache.load("articles", self.entry)
-        self.known: dict[str, Article] = found if isinstance(found, dict) else {}
-        self.kept: dict[str, Article] = {}
+        self.known: dict[str, tuple[Article, bytes]] = found if isinstance(found, dict) else {}
+        self.kept: dict[str, tuple[Article, bytes]] = {}
         self.libraries = cache.versions("pyyaml", *MARKDOWN_LIBRARIES)  # once, not per article
 
     def key(self, path: Path, lang: str, root: Path | None) -> str | None:
@@ -348,13 +349,22 @@ class _ArticleBook:
             return None
         return cache.key("packed article", self.libraries, raw, path.name, lang, sources.shown_path(path, root))
 
-    def get(self, key: str | None) -> Article | None:
+    def get(self, key: str | None, compact: bool) -> Article | None:
+        """The article the book holds for `key`, with its Markdown unless `compact`."""
         found = self.known.get(key) if key is not None else None
-        return found if isinstance(found, Article) else None
+        if not (isinstance(found, tuple) and len(found) == 2 and isinstance(found[0], Article)):
+            return None
+        article, body = found
+        return article if compact else dataclasses.replace(article, body=zlib.decompress(body).decode("utf-8"))
 
-    def keep(self, key: str | None, article: Article | None, problems: list[Problem]) -> None:
-        if key is not None and article is not None and not problems:
-            self.kept[key] = article
+    def keep(self, key: str | None, made: Article | None, problems: list[Problem]) -> None:
+        """Keep the article of `key`: `made` from its file, or (None) the one the book holds."""
+        if key is None or problems:
+            return
+        if made is None:
+            self.kept[key] = self.known[key]
+        else:
+            self.kept[key] = (dataclasses.replace(made, body=""), zlib.compress(made.body.encode("utf-8"), 1))
 
     def save(self) -> None:
         """Keep this build's articles (only those: removed files leave the book) when they changed."""
@@ -411,15 +421,18 @@ def load_articles(content_dir: Path, languages: tuple[str, ...], root: Path | No
             steps.append(("problem", skipped) if skipped is not None else ("load", (path, lang)))
     tasks = [value for kind, value in steps if kind == "load"]
     book = _ArticleBook(content_dir)
-    known = [(key, book.get(key)) for key in (book.key(path, lang, root) for path, lang in tasks)]
-    made = iter(parallel.run(_load_one, [task for task, (_, found) in zip(tasks, known) if found is None], jobs,
+    keys = [book.key(path, lang, root) for path, lang in tasks]
+    known = [book.get(key, compact) for key in keys]
+    made = iter(parallel.run(_load_one, [task for task, found in zip(tasks, known) if found is None], jobs,
                              (root, also)))
-    loaded = [(found, []) if found is not None else next(made) for _, found in known]
-    for (key, _), (article, found) in zip(known, loaded):
-        book.keep(key, article, found)
+    loaded = [(found, []) if found is not None else next(made) for found in known]
+    for key, found, (article, its_problems) in zip(keys, known, loaded):
+        if article is not None:
+            book.keep(key, article if found is None else None, its_problems)
     book.save()
+    del book  # the articles it holds with their Markdown, before this build's copies are made
     # Articles are loaded (and cached) with their HTML compressed: a build keeps them so, without the Markdown.
-    finish = (lambda a: dataclasses.replace(a, body="")) if compact else _unpacked
+    finish = (lambda a: a if not a.body else dataclasses.replace(a, body="")) if compact else _unpacked
     loaded = iter([(finish(article) if article else article, found) for article, found in loaded])
     seen: dict[str, Article] = {}
     keys: dict[str, Article] = {}

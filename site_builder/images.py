@@ -21,7 +21,7 @@ import textwrap
 import zlib
 from pathlib import Path
 
-from site_builder.cache import MAC_SIZE, entry as cache_entry, key as cache_key, store, unseal
+from site_builder.cache import MAC_SIZE, entry as cache_entry, key as cache_key, package_version, store, unseal
 from site_builder.output import FromFile
 
 STATIC_WIDTH = 640  # "container" width has no meaning outside a page
@@ -33,14 +33,13 @@ TITLE_CHARACTERS, SUBTITLE_CHARACTERS = 58, 84
 LIGHT_THEME = {"background": "#ffffff", "ink": "#1b1d21", "soft": "#454b58", "grid": "#e3e5ea", "domain": "#8a909c"}
 DARK_THEME = {"background": "#121418", "ink": "#e6e8ec", "soft": "#c3c8d2", "grid": "#2c313b", "domain": "#7d8494"}
 CARD_WIDTH, CARD_HEIGHT = 1200, 630
+RENDERER = "vl-convert-python"  # the package, for its version
 RENDERINGS_PER_WORKER = 200  # a vl-convert worker more for each (its start costs about a second)
 
 
 def _cache_path(kind: str, spec: dict) -> Path:
-    import vl_convert  # only its version: importing starts no runtime
-
     spec_text = json.dumps(spec, sort_keys=True, ensure_ascii=False)
-    return cache_entry("renders", cache_key("rendering", kind, getattr(vl_convert, "__version__", ""), spec_text), kind)
+    return cache_entry("renders", cache_key("rendering", kind, package_version(RENDERER), spec_text), kind)
 
 
 def _lookup(kind: str, spec: dict) -> bytes | None:
@@ -70,13 +69,15 @@ def _cached(kind: str, spec: dict, render) -> bytes:
 
 
 # A rendering to make: ("svg", chart spec), ("narrow-svg", chart spec), ("png", chart spec) or
-# ("card", (title, kicker, footer)).
+# ("card", (title, kicker, footer)); a chart spec as a dict or as its JSON text (as a build holds it: compact).
 Task = tuple[str, object]
 
 
 def _entry(task: Task) -> tuple[str, dict]:
     """The kind and the full spec a task's rendering is cached under."""
     kind, value = task
+    if kind != "card" and isinstance(value, str):
+        value = json.loads(value)
     if kind == "svg":
         return "svg", _svg_spec(value)
     if kind == "narrow-svg":

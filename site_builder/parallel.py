@@ -34,23 +34,27 @@ def can_fork() -> bool:
 RECYCLE = 4096
 
 
-def run(task: Callable, items: Iterable, jobs: int, shared: object = None) -> list:
-    """[task(shared, item) for item in items], in `jobs` processes when jobs > 1.
+def run(task: Callable, items: Iterable, jobs: int, shared: object = None, isolated: bool = False) -> list:
+    """[task(shared, item) for item in items], in `jobs` processes when jobs > 1, or in one worker process when
+    `isolated` (where fork can be used and the items are not few): what the tasks leave behind (a library loaded
+    for them, the allocator's fragments of their garbage) then goes with the worker instead of staying in this
+    process for the rest of the build.
 
     Nothing of the parent's changes: the task and its shared values reach each worker as the arguments of its
     initializer, which a fork hands over without pickling. A process running other threads (`serve`: its
     server and watcher) is never forked, since a thread holding a lock at the fork leaves the worker stuck:
     its tasks run here."""
-    return list(each(task, items, jobs, shared))
+    return list(each(task, items, jobs, shared, isolated=isolated))
 
 
-def each(task: Callable, items: Iterable, jobs: int, shared: object = None, chunk: int | None = None) -> Iterator:
+def each(task: Callable, items: Iterable, jobs: int, shared: object = None, chunk: int | None = None,
+         isolated: bool = False) -> Iterator:
     """As run(), yielding each result, in the order of the items, as soon as it and those before it are done.
 
     `chunk`: items sent to a worker at a time (default: a quarter of each worker's share; 1 where items' costs
     differ widely, so that no worker is left with the slow ones)."""
     items = list(items)
-    if (not items or jobs <= 1 or len(items) < FEW or not can_fork()
+    if (not items or (jobs <= 1 and not isolated) or len(items) < FEW or not can_fork()
             or threading.active_count() > 1):
         yield from (task(shared, item) for item in items)
         return

@@ -254,7 +254,7 @@ def make_images(state: BuildState) -> None:
             _plan_rendering(outputs, page.og_image, ("card", page.card), renderings)
         elif page.og_image and page.og_image not in outputs.files:
             chart = page.context["chart"]
-            _plan_rendering(outputs, page.og_image, ("png", chart.spec), renderings, chart.rendering_keys["png"])
+            _plan_rendering(outputs, page.og_image, ("png", chart.spec_text), renderings, chart.rendering_keys["png"])
     # An article's card was drawn while it was read, unless the article came from the cache.
     failed = images.draw_cards([(task, file) for _, _, task, file in cards if not file.exists()], state.jobs)
     if failed:
@@ -445,7 +445,7 @@ def _add_chart_files(outputs: freshness.Outputs, charts: list[chart_catalog.Char
             outputs.put(paths.chart_spec(chart.lang, chart_id, section), chart.spec_text)
             for kind, path in (("svg", paths.chart_svg), ("narrow-svg", paths.chart_narrow_svg),
                                ("png", paths.chart_png)):
-                _plan_rendering(outputs, path(chart.lang, chart_id, section), (kind, chart.spec), renderings,
+                _plan_rendering(outputs, path(chart.lang, chart_id, section), (kind, chart.spec_text), renderings,
                                 keys[kind])
             csv_path = paths.chart_csv(chart_id, section)
             if csv_path not in outputs.files:

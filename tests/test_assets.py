@@ -32,7 +32,7 @@ def test_vega_bundle_is_kept_per_version_outside_the_cache(tmp_path, monkeypatch
     monkeypatch.setattr(assets, "kept_dir", lambda: kept)
     monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "one"))
     first = assets.vega_bundle()
-    first_name = f"vega-bundle-{vl_convert.__version__}.js"
+    first_name = f"vega-bundle-{assets.bundle_version()}.js"
     assert sorted(p.name for p in kept.iterdir()) == sorted(["vega-bundle-0.1.js", first_name])
     assert not (tmp_path / "one").exists()  # nothing in the cache
     monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "two"))

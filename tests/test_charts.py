@@ -1,4 +1,5 @@
 import json
+import os
 
 import altair as alt
 import pytest
@@ -427,7 +428,7 @@ def test_a_cached_chart_keeps_what_its_files_are_made_from(inputs, languages):
     cached computes none of them), also when it is filed under another round's section; they are what the chart
     gives when computed afresh."""
     from site_builder import csv_out, images
-    from site_builder.charts import _cached_chart, catalog
+    from site_builder.charts import _cached_chart, build_chart, catalog
     factory = catalog(inputs)["fastest-per-benchmark"]
     _cached_chart("fastest-per-benchmark", factory, inputs, languages[0], "key")
     cached = _cached_chart("fastest-per-benchmark", factory, inputs, languages[0], "key")
@@ -439,6 +440,12 @@ def test_a_cached_chart_keeps_what_its_files_are_made_from(inputs, languages):
     assert cached.rows_csv == csv_out.frame_csv(cached.rows)
     assert cached.rendering_keys == {kind: images.rendering_key((kind, cached.spec))
                                      for kind in ("svg", "narrow-svg", "png")}
+    # Held compact (spec as text, rows pickled: a tenth of the memory), read back exactly as built.
+    fresh = build_chart("fastest-per-benchmark", factory, inputs, languages[0])
+    for chart in (cached, moved):
+        assert "spec" not in vars(chart) and "rows" not in vars(chart)
+        assert chart.spec == fresh.spec and chart.rows.equals(fresh.rows)
+    assert images.rendering_key(("svg", cached.spec_text)) == cached.rendering_keys["svg"]  # a task as text
 
 
 def test_charts_not_in_the_cache_are_built_in_workers_and_match_those_built_here(inputs, languages, chart_set,
@@ -470,6 +477,11 @@ def test_charts_not_in_the_cache_are_built_in_workers_and_match_those_built_here
     pids.unlink()
     assert made(chart_catalog.build_rounds({"v6.0": inputs}, languages, keys, jobs=2)) == expected
     assert not pids.exists()  # every chart read from the cache, in this process
+    # With one job, in one worker all the same: Altair and its objects never stay in the build's process.
+    monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "another cache"))
+    assert made(chart_catalog.build_rounds({"v6.0": inputs}, languages, keys, jobs=1)) == expected
+    workers = set(pids.read_text().split())
+    assert len(workers) == 1 and str(os.getpid()) not in workers
 
 
 def test_a_mistake_every_round_meets_is_reported_once(inputs, languages, monkeypatch):
@@ -486,3 +498,22 @@ def test_a_mistake_every_round_meets_is_reported_once(inputs, languages, monkeyp
         chart_catalog.build_rounds(rounds, languages)
     assert [str(p) for p in raised.value.problems] == [
         "error: chart 'broken' (en, vi) could not be built: KeyError: 'nope'"]
+
+
+def test_a_build_loads_altair_only_where_charts_are_built(mini_site, tmp_path):
+    """Altair (25 MB with its schema) is loaded on a chart's first build, and the charts a cold build lacks are
+    built in a worker even with one job: the build's own process never loads it, cold or from the cache."""
+    import subprocess
+    import sys
+
+    program = ("import importlib.util, sys; from pathlib import Path; from site_builder.build import build_site; "
+               "build_site(Path(sys.argv[1]), jobs=1); "
+               "print(type(sys.modules['altair']).__name__, 'vl_convert' in sys.modules)")
+    for build in ("cold", "an edit, its charts from the cache"):
+        if build != "cold":
+            article = next((mini_site / "content" / "en").glob("*.md"))
+            article.write_text(article.read_text(encoding="utf-8") + "\nOne more sentence.\n", encoding="utf-8")
+        shown = subprocess.run([sys.executable, "-c", program, str(mini_site)], capture_output=True, text=True,
+                               timeout=PATIENCE, env={**os.environ, "SITE_BUILDER_CACHE": str(tmp_path / "cache")})
+        assert shown.returncode == 0, shown.stderr
+        assert shown.stdout.split() == ["_LazyModule", "False"], build

@@ -1,6 +1,7 @@
 import datetime as dt
 import re
 import textwrap
+import zlib
 
 import pytest
 
@@ -170,3 +171,23 @@ def test_front_matter_with_an_alias_within_the_limit_still_loads():
     from site_builder.errors import Collector
     meta, _ = parse_front_matter("a: &a [x, y]\ntags: *a\n", 2, "x.md", Collector())
     assert meta["tags"] == ["x", "y"]
+
+
+def test_articles_read_back_from_the_cache_have_their_markdown_only_when_asked(tmp_path, monkeypatch):
+    """The articles' cache entry keeps each article's Markdown compressed beside it: a build (compact) reads the
+    articles without it, `check` (not compact) gets it back exactly, and an article read from its file equals the
+    same article read back from the cache."""
+    from site_builder import content
+
+    monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "cache"))
+    write_files(tmp_path, {"content/en/Đà Nẵng.md": GOOD})
+    made = load_articles(tmp_path / "content", ("en",), tmp_path)
+    read = []
+    monkeypatch.setattr(content, "load_article", lambda *args: read.append(args) or pytest.fail("read again"))
+    [again] = load_articles(tmp_path / "content", ("en",), tmp_path)
+    [compact] = load_articles(tmp_path / "content", ("en",), tmp_path, compact=True)
+    assert again == made[0] and again.body == made[0].body and "## Kết quả" in again.body
+    assert compact.body == "" and content.html_of(compact) == made[0].html
+    # In the entry, the Markdown is compressed apart from the article, which a build reads without unpacking it.
+    [(kept, body)] = content._ArticleBook(tmp_path / "content").known.values()
+    assert kept.body == "" and zlib.decompress(body).decode() == made[0].body

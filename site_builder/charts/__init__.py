@@ -12,18 +12,19 @@ URL through an alias in round.toml.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import difflib
 import functools
 import json
+import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import altair as alt
 import pandas as pd
-from altair.utils.schemapi import debug_mode
 
+from site_builder.charts.lazy_altair import alt
 from site_builder import cache, csv_out, images, parallel, paths
 from site_builder.charts.base import (
     ChartDraft,
@@ -65,7 +66,6 @@ __all__ = ["Chart", "ChartDraft", "ChartEntry", "ChartInputs", "ChartSet", "Colu
            "prepare_inputs", "result_columns", "result_tooltip"]
 
 # Browsers take the system font; vl-convert (static SVG, PNG) knows no "system-ui" and needs a named face.
-_DERIVED = ("spec_text", "rows_csv", "rendering_keys")  # Chart's cached properties
 RENDERING_KINDS = ("svg", "narrow-svg", "png")  # a chart's static renderings: wide, narrow (phones), Open Graph
 CHART_FONT = "system-ui, -apple-system, Segoe UI, Roboto, DejaVu Sans, Liberation Sans, Arial, sans-serif"
 
@@ -92,10 +92,37 @@ class Chart:
     def __identity__(self) -> tuple:  # in a planned page's key; what a chart is made from is the site's inputs
         return ("chart", self.lang, self.section, self.id)
 
+    # A chart kept or sent once its files are computed holds its spec as text (`spec_text`) and its rows
+    # pickled: their objects take several times the memory, and a build holds hundreds of charts that it mostly
+    # does not read. Read, each is made again (the same values: JSON and pickle are exact) and not kept.
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        if "spec_text" in state:
+            state.pop("spec", None)
+            if "rows" in state:
+                state["rows_pickled"] = pickle.dumps(state.pop("rows"), protocol=pickle.HIGHEST_PROTOCOL)
+        return state
+
+    def __getattr__(self, name: str):  # only called for what the instance lacks
+        kept = self.__dict__
+        if name == "spec" and "spec_text" in kept:
+            return json.loads(kept["spec_text"])
+        if name == "rows" and "rows_pickled" in kept:
+            return pickle.loads(kept["rows_pickled"])
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def compact(self) -> Chart:
+        """The chart with its files' contents computed, held as it is kept (see `__getstate__`)."""
+        self.spec_text, self.rows_csv, self.rendering_keys  # noqa: B018 - computed now, kept with the chart
+        state = self.__getstate__()
+        self.__dict__.clear()
+        self.__dict__.update(state)
+        return self
+
     def in_section(self, section: str) -> Chart:
         """The chart filed under another round's section; what its files are made from stays computed."""
-        moved = dataclasses.replace(self, section=section)
-        moved.__dict__.update({name: value for name, value in self.__dict__.items() if name in _DERIVED})
+        moved = copy.copy(self)  # not dataclasses.replace: that would read (parse) a spec kept as text
+        moved.__dict__["section"] = section
         return moved
 
     # What the chart's files are made from, computed once: kept with the chart in the build cache, so that a
@@ -226,6 +253,8 @@ def build_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lang:
         # The package's charts are not validated object by object as they are made (the whole spec is validated
         # once); a project's are, so that a mistake is reported at its line with Altair's own message
         # ("`MarkDef` has no parameter named 'colour'").
+        from altair.utils.schemapi import debug_mode
+
         with debug_mode(where[0] is not None):
             return _build_chart(chart_id, factory, inputs, lang)
     except NoData:
@@ -401,7 +430,9 @@ def build_rounds(round_inputs: dict[str, ChartInputs], languages: list[Language]
                 missing.append((name, chart_id))
             else:
                 outcomes[name, chart_id] = found
-    made = parallel.run(_chart_task, missing, jobs, (round_inputs, catalogs, languages, inputs_keys))
+    # Isolated: even with one job, Altair and its objects (about 80 MB for a site of every round) never stay in
+    # the build's process.
+    made = parallel.run(_chart_task, missing, jobs, (round_inputs, catalogs, languages, inputs_keys), isolated=True)
     outcomes.update(zip(missing, made))
     problems = Collector()
     chart_sets = {}
@@ -508,8 +539,7 @@ def _cached_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lan
     except NoData as reason:
         cache.save("chart", entry, str(reason))
         raise
-    chart.spec_text, chart.rows_csv, chart.rendering_keys  # noqa: B018 - computed now, to be cached with the chart
-    cache.save("chart", entry, chart)
+    cache.save("chart", entry, chart.compact())
     return chart
 
 

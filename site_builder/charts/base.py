@@ -7,9 +7,9 @@ import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import altair as alt
 import pandas as pd
 
+from site_builder.charts.lazy_altair import alt
 from site_builder.charts.features import Features
 from site_builder.data import Dataset
 from site_builder.display_names import DisplayNames
@@ -145,9 +145,10 @@ def log_ticks(values: pd.Series) -> list[float]:
 
 
 def minutes_axis(lang: Language, values: pd.Series, title: str | None = None, field_name: str = "score_minutes",
-                 channel=alt.Y) -> alt.X | alt.Y:
+                 channel=None) -> alt.X | alt.Y:
+    """The time-to-train axis: y (`channel` None) or x (alt.X)."""
     _ = lang.gettext
-    return channel(f"{field_name}:Q", title=title or _("Time to train (minutes)"),
+    return (channel or alt.Y)(f"{field_name}:Q", title=title or _("Time to train (minutes)"),
                    scale=alt.Scale(type="log", nice=False, padding=SCALE_PADDING),
                    axis=alt.Axis(values=log_ticks(values) if len(values) else alt.Undefined, format=",.1~f",
                                  labelOverlap="greedy"))

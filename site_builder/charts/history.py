@@ -4,10 +4,10 @@ and participation over the rounds."""
 
 from __future__ import annotations
 
-import altair as alt
 import pandas as pd
 from slugify import slugify
 
+from site_builder.charts.lazy_altair import alt
 from site_builder import history
 from site_builder.charts.base import ChartDraft, ChartFactory, ChartInputs, Column, NoData, minutes_axis, \
     narrow_variant, short_minutes, who

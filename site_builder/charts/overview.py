@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import altair as alt
 
+from site_builder.charts.lazy_altair import alt
 from site_builder import metrics
 from site_builder.charts.base import (
     CHART_HEIGHT,

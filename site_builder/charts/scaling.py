@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 
-import altair as alt
 import pandas as pd
 from slugify import slugify
 
+from site_builder.charts.lazy_altair import alt
 from site_builder import metrics
 from site_builder.charts.base import (
     WIDE_PLOT_PX,
