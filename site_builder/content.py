@@ -421,16 +421,16 @@ def load_articles(content_dir: Path, languages: tuple[str, ...], root: Path | No
             steps.append(("problem", skipped) if skipped is not None else ("load", (path, lang)))
     tasks = [value for kind, value in steps if kind == "load"]
     book = _ArticleBook(content_dir)
-    keys = [book.key(path, lang, root) for path, lang in tasks]
-    known = [book.get(key, compact) for key in keys]
+    file_keys = [book.key(path, lang, root) for path, lang in tasks]
+    known = [book.get(key, compact) for key in file_keys]
     made = iter(parallel.run(_load_one, [task for task, found in zip(tasks, known) if found is None], jobs,
                              (root, also)))
     loaded = [(found, []) if found is not None else next(made) for found in known]
-    for key, found, (article, its_problems) in zip(keys, known, loaded):
+    for key, found, (article, its_problems) in zip(file_keys, known, loaded):
         if article is not None:
             book.keep(key, article if found is None else None, its_problems)
     book.save()
-    del book  # the articles it holds with their Markdown, before this build's copies are made
+    del book  # its entry (every Markdown, compressed) goes before this build's copies of the articles are made
     # Articles are loaded (and cached) with their HTML compressed: a build keeps them so, without the Markdown.
     finish = (lambda a: a if not a.body else dataclasses.replace(a, body="")) if compact else _unpacked
     loaded = iter([(finish(article) if article else article, found) for article, found in loaded])

@@ -24,7 +24,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from site_builder.charts.lazy_altair import alt
 from site_builder import cache, csv_out, images, parallel, paths
 from site_builder.charts.base import (
     ChartDraft,
@@ -43,6 +42,7 @@ from site_builder.charts.base import (
 from site_builder.charts.benchmark import benchmark_chart_id
 from site_builder.charts.compare import head_to_head_chart_id
 from site_builder.charts.features import Features, check_aliases, resolve_features
+from site_builder.charts.lazy_altair import alt
 from site_builder.charts.registry import (
     BoundChart,
     ChartEntry,

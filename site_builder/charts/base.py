@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from site_builder.charts.lazy_altair import alt
 from site_builder.charts.features import Features
+from site_builder.charts.lazy_altair import alt
 from site_builder.data import Dataset
 from site_builder.display_names import DisplayNames
 from site_builder.hardware import Hardware

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from slugify import slugify
 
-from site_builder.charts.lazy_altair import alt
 from site_builder import metrics
 from site_builder.charts.base import (
     CHART_HEIGHT,
@@ -20,6 +19,7 @@ from site_builder.charts.base import (
     result_tooltip,
     short_minutes,
 )
+from site_builder.charts.lazy_altair import alt
 from site_builder.i18n import Language
 
 

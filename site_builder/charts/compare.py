@@ -8,7 +8,6 @@ import math
 import pandas as pd
 from slugify import slugify
 
-from site_builder.charts.lazy_altair import alt
 from site_builder import metrics
 from site_builder.charts.base import (
     SCALE_PADDING,
@@ -25,6 +24,7 @@ from site_builder.charts.base import (
     result_tooltip,
     short_minutes,
 )
+from site_builder.charts.lazy_altair import alt
 from site_builder.hardware import CHART_COLOURS, ink_on
 from site_builder.i18n import Language
 

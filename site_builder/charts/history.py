@@ -7,10 +7,10 @@ from __future__ import annotations
 import pandas as pd
 from slugify import slugify
 
-from site_builder.charts.lazy_altair import alt
 from site_builder import history
 from site_builder.charts.base import ChartDraft, ChartFactory, ChartInputs, Column, NoData, minutes_axis, \
     narrow_variant, short_minutes, who
+from site_builder.charts.lazy_altair import alt
 from site_builder.hardware import CHART_COLOURS
 from site_builder.i18n import Language
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 
-from site_builder.charts.lazy_altair import alt
 from site_builder import metrics
 from site_builder.charts.base import (
     CHART_HEIGHT,
@@ -21,6 +20,7 @@ from site_builder.charts.base import (
     vendor_color,
     who,
 )
+from site_builder.charts.lazy_altair import alt
 from site_builder.hardware import CHART_COLOURS
 from site_builder.i18n import Language
 

@@ -7,7 +7,6 @@ import math
 import pandas as pd
 from slugify import slugify
 
-from site_builder.charts.lazy_altair import alt
 from site_builder import metrics
 from site_builder.charts.base import (
     WIDE_PLOT_PX,
@@ -26,6 +25,7 @@ from site_builder.charts.base import (
     result_tooltip,
     short_minutes,
 )
+from site_builder.charts.lazy_altair import alt
 from site_builder.hardware import SHAPES
 from site_builder.i18n import Language
 
