@@ -151,9 +151,10 @@ def secret() -> bytes | None:
 
 
 def seal(content: bytes) -> bytes | None:
-    """`content` with the HMAC that `unseal` checks in front; None when there is no usable cache."""
+    """The seal an entry holds in front of `content` (its HMAC with the cache's key), which `unseal` checks; None
+    when there is no usable cache."""
     key = secret()
-    return None if key is None else hmac.digest(key, content, "sha256") + content
+    return None if key is None else hmac.digest(key, content, "sha256")
 
 
 def unseal(raw: bytes) -> bytes | None:
@@ -238,14 +239,14 @@ def store(path: Path, content: bytes) -> bool:
     """Put a file in the cache, sealed (see `seal`), atomically so that concurrent builds never read half of
     it; whether it was written. Best effort: a cache that cannot be written (read-only home, full disk) only
     makes the next build slower."""
-    key = secret()
-    if key is None:
+    mac = seal(content)
+    if mac is None:
         return False
     partial = path.with_name(f"{path.stem}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(partial, "wb") as file:  # the seal, then the content: no sealed copy of it in memory
-            file.write(hmac.digest(key, content, "sha256"))
+            file.write(mac)
             file.write(content)
         os.replace(partial, path)
     except OSError:
