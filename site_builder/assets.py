@@ -16,6 +16,7 @@ from pathlib import Path
 
 from site_builder import paths
 from site_builder.cache import cache_dir, package_version, store, unseal
+from site_builder.images import RENDERER
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,7 @@ def vega_bundle(cached_only: bool = False) -> Asset | None:
 
 def bundle_version() -> str:
     """The version of vl-convert, which makes the bundle (the kept bundle's name)."""
-    return package_version("vl-convert-python")
+    return package_version(RENDERER)
 
 
 def vega_bundle_task(_shared, _item) -> Asset:

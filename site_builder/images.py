@@ -33,7 +33,7 @@ TITLE_CHARACTERS, SUBTITLE_CHARACTERS = 58, 84
 LIGHT_THEME = {"background": "#ffffff", "ink": "#1b1d21", "soft": "#454b58", "grid": "#e3e5ea", "domain": "#8a909c"}
 DARK_THEME = {"background": "#121418", "ink": "#e6e8ec", "soft": "#c3c8d2", "grid": "#2c313b", "domain": "#7d8494"}
 CARD_WIDTH, CARD_HEIGHT = 1200, 630
-RENDERER = "vl-convert-python"  # the package, for its version
+RENDERER = "vl-convert-python"  # the package that renders (and makes the Vega bundle), for its version
 RENDERINGS_PER_WORKER = 200  # a vl-convert worker more for each (its start costs about a second)
 
 
