@@ -203,10 +203,12 @@ class Outputs:
     path -> (key, [(name, digest), ...]), is what the next build gets."""
 
     def __init__(self, files, previous: dict[str, tuple[str, tuple[int, ...], tuple]] | None = None,
-                 reads: list[tuple[tuple, str]] | None = None) -> None:
+                 reads: list[tuple[tuple, str]] | None = None, digests: dict[str, str] | None = None) -> None:
         self.files = files
         self.previous = previous or {}
         self.reads = reads or []
+        self.previous_digests = digests or {}  # path -> digest of its bytes, for the last build's outputs
+        self.digests: dict[str, str] = {}  # those this build took, for the next one
         self.answers: Answers | None = None  # set once the articles and templates are known
         self.records: dict[str, tuple[str, list]] = {}
         self._still: list[bool] | None = None  # per read: whether it reads the same now
@@ -234,6 +236,18 @@ class Outputs:
     def add(self, path: str, key: str, content, reads: dict[tuple, str]) -> None:
         self.files.add(path, content)
         self.records[path] = (key, [self._interned.setdefault(pair, pair) for pair in reads.items()])
+
+    def content_digest(self, path: str, site) -> str:
+        """A digest of the bytes of the output at `path` (for a tool that reads outputs: the search index): for a
+        file kept from the last build (its size, mtime and inode unchanged), the digest that build took, so that
+        it is not read; else its bytes, read once. `site`: the folder of the last build's site."""
+        found = self.digests.get(path)
+        if found is None:
+            found = self.previous_digests.get(path) if self.files.kept(path) else None
+            if found is None:
+                found = hashlib.blake2b(self.files.read(path, site), digest_size=16).hexdigest()
+            self.digests[path] = found
+        return found
 
     def put(self, path: str, content: bytes | str) -> None:
         """An output made from nothing but its own bytes (an asset, a chart's spec)."""

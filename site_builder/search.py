@@ -65,8 +65,9 @@ def version() -> str:
 def add_index(outputs: freshness.Outputs, site_pages: list, out_dir: Path, work: Path, jobs: int = 1) -> None:
     """Each language's index of its searchable pages, in shards (`shards`): a shard is kept when the pages it
     indexes are byte for byte what it was made from, else made in `work` (a folder of the build's spool) by
-    Pagefind, `jobs` runs side by side, and added to `outputs`. Keyed on the pages' bytes, not on their records:
-    a page made again the same indexes the same. The language's first shard lists the others (SHARDS), which
+    Pagefind, `jobs` runs side by side, and added to `outputs`. Keyed on the digests of the pages' bytes
+    (`Outputs.content_digest`: a kept page's is the last build's), not on their records: a page made again the
+    same indexes the same. The language's first shard lists the others (SHARDS), which
     search.js merges into it."""
     site = Path(os.path.realpath(out_dir))
     by_language: dict[str, list[str]] = {}
@@ -83,9 +84,8 @@ def add_index(outputs: freshness.Outputs, site_pages: list, out_dir: Path, work:
             name = folder.rstrip("/").rsplit("/", 1)[1]
             pages_dir, index_dir = work / name / "pages", work / name / "index"
             key = hashlib.blake2b(f"{version()}\0{outputs.answers.site}".encode(), digest_size=16)
-            for path in part:
-                outputs.files.link(path, site, pages_dir / path)  # a hard link: the bytes are read once, here
-                key.update(f"\0{path}\0".encode() + hashlib.blake2b((pages_dir / path).read_bytes()).digest())
+            for path in part:  # a kept page is not read: its digest is the last build's
+                key.update(f"\0{path}\0{outputs.content_digest(path, site)}".encode())
             key = key.hexdigest()
             previous = sorted(path for path in outputs.previous if path.startswith(folder) and
                               path != folders[0] + SHARDS)
@@ -94,6 +94,8 @@ def add_index(outputs: freshness.Outputs, site_pages: list, out_dir: Path, work:
                 for path in previous:
                     outputs.current(path, outputs.previous[path][0])
             else:
+                for path in part:
+                    outputs.files.link(path, site, pages_dir / path)  # a hard link where it can be: nothing read
                 stale.append((folder, key, pages_dir, index_dir))
     for (folder, key, _, index_dir), made in zip(stale, _run_pagefind([(p, i) for _, _, p, i in stale], jobs)):
         made = _pagefind_files(made, index_dir, folder)

@@ -68,32 +68,38 @@ class Snapshot:
             return None
         return dict(self._record["report"], written=0)
 
-    def reusable_outputs(self) -> tuple[dict[str, tuple[str, tuple[int, ...], tuple[int, int, int]]], list]:
+    def reusable_outputs(self) -> tuple[dict[str, tuple[str, tuple[int, ...], tuple[int, int, int]]], list,
+                                        dict[str, str]]:
         """(output path -> (its key, its reads, its size, mtime and inode), for every output of the last build
-        into this folder that is still as that build left it; the reads they name), see `freshness.Outputs`."""
+        into this folder that is still as that build left it; the reads they name; the digests of such outputs'
+        bytes that the last build took), see `freshness.Outputs`."""
         records, reads = self._record.get("records"), self._record.get("reads")
         recorded = self._record.get("output") or {}
+        digests = self._record.get("digests")
         if not isinstance(records, dict) or not isinstance(reads, list):
-            return {}, []
+            return {}, [], {}
         try:
             state = self._output()
         except OSError:
-            return {}, []
-        return {path: (key, numbers, state[path]) for path, (key, numbers) in records.items()
-                if path in state and state[path] == recorded.get(path)}, reads
+            return {}, [], {}
+        reusable = {path: (key, numbers, state[path]) for path, (key, numbers) in records.items()
+                    if path in state and state[path] == recorded.get(path)}
+        digests = {path: value for path, value in digests.items() if path in reusable} if isinstance(digests, dict) else {}
+        return reusable, reads, digests
 
     def record(self, report: dict, records: dict[str, tuple[str, list]],
-               written: dict[str, tuple[int, int, int]] | None) -> None:
+               written: dict[str, tuple[int, int, int]] | None, digests: dict[str, str] | None = None) -> None:
         """Remember a successful build: its inputs, its output's state (`written`, as the write left it; else the
-        folder was left untouched, as walked at the start), its report (without timing) and each output's key
-        and reads, for the next build."""
+        folder was left untouched, as walked at the start), its report (without timing), each output's key
+        and reads, and the digests of the outputs' bytes it took (`Outputs.content_digest`), for the next build."""
         try:
             state = written if written is not None else self._output()
         except OSError:
             return
         by_path, reads = freshness.packed(records)
         cache.save("built", _record_key(self.out_dir), {"inputs": self.inputs, "output": state, "report": report,
-                                                        "records": by_path, "reads": reads})
+                                                        "records": by_path, "reads": reads,
+                                                        "digests": digests or {}})
 
 
 def _chart_folders_fingerprint(config) -> str:

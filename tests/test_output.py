@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import multiprocessing
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -13,6 +14,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path, PurePosixPath
+from unittest.mock import patch
 
 import pytest
 from click.testing import CliRunner
@@ -121,6 +123,30 @@ def test_property_accepted_paths_stay_inside_the_root(path):
     assert not PurePosixPath(normalized).is_absolute() and normalized not in ("", ".")
     joined = Path(os.path.normpath(root / normalized))
     assert joined != root and joined.is_relative_to(root)
+
+
+def _full_check(path: str) -> str:
+    """`_checked_path` without its fast path for plain ASCII paths."""
+    with patch.object(output, "_PLAIN_PATH", re.compile(r"(?!)")):  # matches nothing
+        return output._checked_path(path)
+
+
+PLAIN_PATHS = st.lists(st.sampled_from(["a", "b.html", "..", ".", "", MARKER, "x" * 255, "x" * 256, "a b", "~", "\x7f",
+                                         "C:", "\\", "\t"]), max_size=5).map("/".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(PATHS, PLAIN_PATHS, PLAIN_PATHS.map(lambda path: "/" + path)))
+def test_property_the_fast_path_check_agrees_with_the_full_one(path):
+    try:
+        expected = _full_check(path)
+    except SiteError as error:
+        with pytest.raises(SiteError) as raised:
+            output._checked_path(path)
+        assert str(raised.value) == str(error)
+        return
+    assert output._checked_path(path) == expected
+    assert output._parents(expected) == [p.as_posix() for p in PurePosixPath(expected).parents][:-1]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder import search
+from site_builder import output, search
 from site_builder.build import build_site
 from site_builder.errors import SiteError
 from tests.test_incremental import identities, snapshot
@@ -132,6 +132,34 @@ def test_an_edit_remakes_the_shard_of_its_page_only(sharded, mini_site, monkeypa
     build_site(mini_site, out, jobs=2)
     assert shard_pages(out, "en") == [set().union(*en)] and not list((out / "pagefind").glob("en.*"))
 
+
+def test_an_edit_reads_only_the_pages_made_again_and_links_only_its_shards_pages(sharded, mini_site, monkeypatch):
+    """A kept page's digest is the one the last build took (its file is unchanged): the index's keys cost no
+    read of the thousands of pages an edit keeps, and only the remade shard's pages are put before Pagefind."""
+    out, runs = sharded
+    en = shard_pages(out, "en")
+    read, linked = [], []
+    del runs[:]
+    real_read, real_link = output.SiteFiles.read, output.SiteFiles.link
+    monkeypatch.setattr(output.SiteFiles, "read", lambda self, path, site: read.append(path)
+                        or real_read(self, path, site))
+    monkeypatch.setattr(output.SiteFiles, "link", lambda self, path, site, to: linked.append(path)
+                        or real_link(self, path, site, to))
+    article = mini_site / "content/en/hello.md"
+    article.write_text(article.read_text().replace("Some text", "Some zanzibarian text"))
+    build_site(mini_site, out, jobs=2)
+    assert read == ["en/articles/hello/index.html"]
+    shard = next(pages for pages in en if "/en/articles/hello/index.html" in pages)
+    assert len(runs) == 1 and shard <= {f"/{path}" for path in linked} and len(linked) < sum(map(len, en))
+    assert all(path.startswith("en/") for path in linked)
+    assert "zanzibarian" in indexed_text(out)
+    # A kept page changed by hand since is read again: its file is not the one the digest was taken of.
+    page = next(path for path in sorted(set().union(*en)) if "hello" not in path)
+    (out / page.lstrip("/")).write_text((out / page.lstrip("/")).read_text() + " ")
+    del read[:]
+    build_site(mini_site, out, jobs=2)
+    assert read == [page.lstrip("/")]
+
 def test_the_index_is_byte_identical_from_one_build_to_the_next(mini_site, warm_cache, tmp_path):
     """With one job and with two: the index, and with it the whole site, byte for byte."""
     one, two = tmp_path / "one", tmp_path / "two"
@@ -152,10 +180,14 @@ def test_search_off_makes_no_index_no_search_page_and_no_link(mini_site, warm_ca
 
 
 def test_a_missing_pagefind_fails_the_build_with_what_to_do(mini_site, warm_cache, tmp_path, monkeypatch):
-    def no_module(name):
-        raise ImportError(name)
+    import_module = search.importlib.import_module
 
-    monkeypatch.setattr(search.importlib, "import_module", no_module)
+    def no_pagefind(name, *args):  # only Pagefind is missing: a lazily loaded library (Altair's schemas) is not
+        if name.startswith("pagefind"):
+            raise ImportError(name)
+        return import_module(name, *args)
+
+    monkeypatch.setattr(search.importlib, "import_module", no_pagefind)
     with pytest.raises(SiteError) as raised:
         build_site(mini_site, tmp_path / "out", jobs=1)
     problem = raised.value.problems[0]
