@@ -5,7 +5,8 @@ value is made from, including this package's source and the versions of the libr
 is never stale: it is found or it is not) in one of the cache folder's namespaces (`NAMESPACES`):
 
 - `renders/`: chart SVG and PNG renderings and Open Graph cards (`images`);
-- `values/`: pickled values: articles, chart specs, computed figures (`load`, `save`);
+- `values/`: pickled values: articles, chart specs, the data as the charts take it, computed figures (`load`,
+  `save`);
 - `templates/`: compiled Jinja templates (`render.TemplateCache`);
 - `builds/`: each output folder's last build: its inputs and what each output read (`uptodate`).
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import inspect
 import io
+import json
 import os
+import re
 import shutil
+import struct
 import textwrap
 import threading
 from pathlib import Path
@@ -419,6 +422,27 @@ def test_charts_are_built_once_per_inputs(mini_site, warm_cache, tmp_path, monke
     assert "DeepSeek-V3 (671B)" in (tmp_path / "c/charts/en/fastest-per-benchmark.vl.json").read_text()
 
 
+def test_the_data_is_read_once_per_version_and_its_problems_on_every_build(mini_site, warm_cache, tmp_path,
+                                                                          monkeypatch):
+    """The data as the charts take it is kept in the cache (checking every round's rows costs an edit most of a
+    second); data with a problem is never kept, so every build reports the problem."""
+    for entry in (warm_cache / "values").glob("*.inputs"):
+        entry.unlink()  # kept by another build of the same site
+    reads = count_calls(monkeypatch, chart_catalog, "load_inputs", tmp_path)
+    build_site(mini_site, tmp_path / "a", jobs=1)
+    build_site(mini_site, tmp_path / "b", jobs=1)
+    assert len(reads) == 1 and snapshot(tmp_path / "a") == snapshot(tmp_path / "b")
+    results = mini_site / "data/rounds/v6.0/results.csv"
+    results.write_text(results.read_text().replace(",6.25,", ",twenty,"))
+    for attempt in range(2):
+        with pytest.raises(SiteError, match="results.csv") as caught:
+            build_site(mini_site, tmp_path / "c", jobs=1)
+        assert caught.value.problems[0].line == 3
+    results.write_text(results.read_text().replace(",twenty,", ",6.125,"))
+    build_site(mini_site, tmp_path / "d", jobs=1)
+    assert len(reads) == 4 and "6.125" in (tmp_path / "d/charts/en/fastest-per-benchmark.vl.json").read_text()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "empty", "flipped"])
 def test_a_corrupt_cache_entry_is_ignored_and_rebuilt(mini_site, warm_cache, tmp_path, damage):
@@ -608,6 +632,27 @@ def test_many_renderings_are_dealt_to_a_worker_per_job_and_come_back_in_order(tm
     results = made.results()
     assert [f">{title}<".encode() in Path(result.path).read_bytes() for title, result in
             zip(["one", "three", "four", "five", "six", "two"], results)] == [True] * 6
+
+
+def test_a_charts_open_graph_image_is_its_wide_svg_rasterized_in_the_worker_that_made_the_svg(tmp_path,
+                                                                                            monkeypatch):
+    """A chart's renderings go to one worker, in order, so that its PNG finds the wide SVG made just before it
+    (rasterizing it costs a third of drawing the chart again with Vega)."""
+    import vl_convert
+
+    monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(images, "RENDERINGS_PER_WORKER", 2)
+    spec = {"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "mark": "point",
+            "data": {"values": [{"a": 1}]}, "encoding": {"x": {"field": "a", "type": "quantitative"}}}
+    specs = [json.dumps({**spec, "title": title}) for title in ("one", "two", "three")]
+    tasks = [(kind, text) for text in specs for kind in ("svg", "narrow-svg", "png")]
+    made = images.Renderings(tasks, jobs=2)
+    assert len(made.vega) == 2 and made._dealt == [0, 0, 0, 1, 1, 1, 0, 0, 0]  # a chart's tasks to one worker
+    results = [Path(result.path).read_bytes()[cache.MAC_SIZE:] for result in made.results()]
+    for wide, _narrow, png in zip(results[0::3], results[1::3], results[2::3]):
+        assert png == vl_convert.svg_to_png(wide.decode(), scale=images.OPEN_GRAPH_SCALE)
+        assert round(struct.unpack(">I", png[16:20])[0] / images.OPEN_GRAPH_SCALE) == \
+            round(float(re.search(rb'<svg[^>]* width="([0-9.]+)"', wide)[1]))
 
 
 # --- a build with nothing to do --------------------------------------------------------------------------
