@@ -334,14 +334,49 @@ def _feed(digest, value) -> None:
 
 
 def files_fingerprint(folder: Path) -> str:
-    """Hash of every file's path and bytes under `folder` (an input folder such as data/)."""
+    """Hash of every file's path and bytes under `folder` (an input folder such as data/), links followed as the
+    build reads them; a file reached through a link also counts where it really is, since a link leaving the
+    project is refused: a file replaced by a link to the same bytes elsewhere is a change."""
     digest = hashlib.sha256()
-    if folder.is_dir():
-        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-            digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
-            with contextlib.suppress(OSError):
-                digest.update(hashlib.sha256(path.read_bytes()).digest())
+    for path, linked in _files_under(folder):
+        relative = os.path.relpath(path, folder).replace(os.sep, "/")
+        digest.update(relative.encode("utf-8", "surrogateescape") + b"\0")
+        if linked:
+            digest.update(b"-> " + os.fsencode(os.path.realpath(path)) + b"\0")
+        with contextlib.suppress(OSError):
+            with open(path, "rb") as stream:
+                digest.update(hashlib.sha256(stream.read()).digest())
     return digest.hexdigest()
+
+
+def _files_under(folder: Path) -> list[tuple[str, bool]]:
+    """(path, whether a link leads to it) of every file under `folder`, in path order, linked folders entered
+    once (a link back up is no loop)."""
+    found: list[tuple[tuple[str, ...], str, bool]] = []
+    entered: set[str] = set()
+
+    def walk(current: str, parts: tuple[str, ...], linked: bool) -> None:
+        real = os.path.realpath(current)
+        if real in entered:
+            return
+        entered.add(real)
+        try:
+            entries = list(os.scandir(current))
+        except OSError:
+            return
+        for entry in entries:
+            through_link = linked or entry.is_symlink()
+            try:
+                if entry.is_dir():
+                    walk(entry.path, (*parts, entry.name), through_link)
+                elif entry.is_file():
+                    found.append(((*parts, entry.name), entry.path, through_link))
+            except OSError:  # a link that leads nowhere: not a file the build can read
+                continue
+
+    if folder.is_dir():
+        walk(str(folder), (), False)
+    return [(path, linked) for _parts, path, linked in sorted(found)]
 
 
 def entry(namespace: str, entry_key: str, kind: str) -> Path:

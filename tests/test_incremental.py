@@ -470,6 +470,31 @@ def test_cache_keys_depend_on_every_part():
     assert cache.key("a", b"b", 1) == cache.key("a", b"b", 1)
 
 
+def test_an_input_folders_fingerprint_follows_links_and_counts_where_they_lead(tmp_path):
+    """A file replaced by a link to the same bytes outside the project is a change (the build refuses such a
+    link); a linked folder's files count (a file edited in it is a change); a link back up is no loop."""
+    data, outside = tmp_path / "data", tmp_path / "outside"
+    (data / "rounds").mkdir(parents=True)
+    outside.mkdir()
+    (data / "a.csv").write_text("x\n")
+    (outside / "a.csv").write_text("x\n")
+    (outside / "round").mkdir()
+    (outside / "round" / "results.csv").write_text("1\n")
+    plain = cache.files_fingerprint(data)
+    assert cache.files_fingerprint(data) == plain and cache.files_fingerprint(tmp_path / "none") != plain
+    (data / "a.csv").unlink()
+    (data / "a.csv").symlink_to(outside / "a.csv")
+    linked = cache.files_fingerprint(data)
+    assert linked != plain
+    (data / "rounds" / "v1").symlink_to(outside / "round")
+    (data / "rounds" / "loop").symlink_to(data)
+    with_folder = cache.files_fingerprint(data)
+    (outside / "round" / "results.csv").write_text("2\n")
+    assert len({plain, linked, with_folder, cache.files_fingerprint(data)}) == 4
+    (data / "gone.csv").symlink_to(tmp_path / "nothing")
+    assert cache.files_fingerprint(data) == cache.files_fingerprint(data)  # a dangling link is no file
+
+
 def test_clearing_the_cache_removes_build_entries(mini_site, warm_cache, tmp_path):
     build_site(mini_site, tmp_path / "out", jobs=1)
     assert any(p.suffix == ".chart" for p in (warm_cache / "values").iterdir())
