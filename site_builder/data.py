@@ -91,6 +91,15 @@ class Dataset:
             object.__setattr__(self, "_rounds", frames)  # a cache on a frozen value, not a change of it
         return frames.get(name, self.results.iloc[0:0])
 
+    def entries(self, round_name: str, benchmark: str) -> pd.DataFrame:
+        """One benchmark's results in one round (grouped once per round: every benchmark, home and figure asks)."""
+        groups = self.__dict__.setdefault("_entries", {})  # a cache on a frozen value, as `round`'s
+        if round_name not in groups:
+            groups[round_name] = {str(key): frame for key, frame in
+                                  self.round(round_name).groupby("benchmark", sort=False)}
+        found = groups[round_name].get(benchmark)
+        return found if found is not None else self.round(round_name).iloc[0:0]
+
     def benchmarks_in(self, round_name: str) -> list[str]:
         """Benchmark ids with results in a round, in catalog order."""
         present = set(self.round(round_name)["benchmark"])

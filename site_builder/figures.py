@@ -213,8 +213,7 @@ def resolve(reference: str, context: FigureContext) -> ResultRef:
                           hint="write BENCHMARK/SYSTEM_ID, BENCHMARK/SUBMITTER/SYSTEM_ID or BENCHMARK/fastest, "
                                "optionally after ROUND:")
     benchmark = parts[0]
-    results = context.dataset.round(round_name)
-    entries = results[results["benchmark"] == benchmark]
+    entries = context.dataset.entries(round_name, benchmark)
     if entries.empty:
         raise FigureError(f"no results for benchmark '{benchmark}' in {round_name}",
                           hint=_suggest(benchmark, context.dataset.benchmarks_in(round_name), "benchmarks"))

@@ -298,10 +298,10 @@ class _Plan:
 
     def benchmark_entries(self, lang: Language, page_path: str) -> list[dict]:
         """Every benchmark of the round with its counts and its finding, for the index and the home page."""
-        current, code = self.current, lang.code
+        code = lang.code
         entries = []
         for b in self.round_benchmarks:
-            rows = current[current["benchmark"] == b]
+            rows = self.dataset.entries(self.round.name, b)
             entries.append({
                 "id": b, "name": self.dataset.benchmarks.loc[b, "name"],
                 "path": paths.benchmark(code, b, self.section),
@@ -417,7 +417,7 @@ def _home_page(plan: _Plan, lang: Language) -> Page:
 
 def _home_context(plan: _Plan, lang: Language) -> HomeView:
     """The home page's findings, tables and lists: made only when the page is."""
-    code, dataset, current = lang.code, plan.dataset, plan.current
+    code, dataset = lang.code, plan.dataset
     home = paths.round_home(code, plan.section)
     benchmarks = plan.benchmark_entries(lang, home)
     fastest_rows = []
@@ -431,7 +431,7 @@ def _home_context(plan: _Plan, lang: Language) -> HomeView:
             "submitter": row.get("submitter"), "system": row.get("system"), "accelerator": row.get("accelerator"),
             "submitter_name": plan.names.submitter(row["submitter"]) if scored else None,
             "accelerators": _optional(row.get("total_accelerators")), "unscored": int(row["unscored"]),
-            "results": int((current["benchmark"] == row["benchmark"]).sum()),
+            "results": len(dataset.entries(plan.round.name, row["benchmark"])),
             "source_label": score_method_label(method_of(row), lang) if scored else "",
             "method": method_of(row) if scored else None})
     unscored = sum(r["unscored"] for r in fastest_rows)
@@ -449,7 +449,7 @@ def _home_context(plan: _Plan, lang: Language) -> HomeView:
     finding = [findings.round_sentence(plan.figure_context, lang, home, plan.benchmark_names)]
     if showcase in plan.round_benchmarks:
         finding.insert(0, findings.fastest_sentence(
-            current[current["benchmark"] == showcase], plan.figure_context, lang, plan.names, home,
+            dataset.entries(plan.round.name, showcase), plan.figure_context, lang, plan.names, home,
             plan.benchmark_names, benchmark_name=str(dataset.benchmarks.loc[showcase, "name"])))
     return plan.view(
         HomeView, headline=headline, largest_note=_largest_note(headline, lang, plan.names),
@@ -564,9 +564,8 @@ def _benchmark_context(plan: _Plan, lang: Language, benchmark: str) -> Benchmark
     code, config, dataset = lang.code, plan.config, plan.dataset
     facts = {key: _optional(value) for key, value in dataset.benchmarks.loc[benchmark].to_dict().items()}
     facts.update(dataset.translated(benchmark, code))
-    entries = plan.current[plan.current["benchmark"] == benchmark]
-    previous = dataset.round(plan.previous) if plan.previous else plan.current.iloc[0:0]
-    before = previous[previous["benchmark"] == benchmark]
+    entries = dataset.entries(plan.round.name, benchmark)
+    before = dataset.entries(plan.previous, benchmark) if plan.previous else entries.iloc[0:0]
     comparison = None
     if len(before):
         best_now = metrics.fastest_per_benchmark(entries).iloc[0]

@@ -447,6 +447,7 @@ def test_a_cached_chart_keeps_what_its_files_are_made_from(inputs, languages):
     assert images.rendering_key(("svg", cached.spec_text)) == cached.rendering_keys["svg"]  # a task as text
 
 
+@pytest.mark.slow
 def test_charts_not_in_the_cache_are_built_in_workers_and_match_those_built_here(inputs, languages, chart_set,
                                                                                   tmp_path, monkeypatch):
     """A build's charts that the cache lacks are built in `jobs` worker processes, a chart to a task: they come
@@ -499,6 +500,7 @@ def test_a_mistake_every_round_meets_is_reported_once(inputs, languages, monkeyp
         "error: chart 'broken' (en, vi) could not be built: KeyError: 'nope'"]
 
 
+@pytest.mark.slow
 def test_a_build_loads_altair_only_where_charts_are_built(mini_site):
     """Altair (25 MB with its schema) is loaded on a chart's first build, and the charts a build lacks are built
     in a worker even with one job: the build's own process never loads it, whether its charts are built (in a

@@ -422,6 +422,7 @@ def test_charts_are_built_once_per_inputs(mini_site, warm_cache, tmp_path, monke
     assert "DeepSeek-V3 (671B)" in (tmp_path / "c/charts/en/fastest-per-benchmark.vl.json").read_text()
 
 
+@pytest.mark.slow
 def test_the_data_is_read_once_per_version_and_its_problems_on_every_build(mini_site, warm_cache, tmp_path,
                                                                           monkeypatch):
     """The data as the charts take it is kept in the cache (checking every round's rows costs an edit most of a

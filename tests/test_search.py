@@ -133,6 +133,7 @@ def test_an_edit_remakes_the_shard_of_its_page_only(sharded, mini_site, monkeypa
     assert shard_pages(out, "en") == [set().union(*en)] and not list((out / "pagefind").glob("en.*"))
 
 
+@pytest.mark.slow
 def test_an_edit_reads_only_the_pages_made_again_and_links_only_its_shards_pages(sharded, mini_site, monkeypatch):
     """A kept page's digest is the one the last build took (its file is unchanged): the index's keys cost no
     read of the thousands of pages an edit keeps, and only the remade shard's pages are put before Pagefind."""
