@@ -55,10 +55,11 @@ def fastest_per_benchmark(results: pd.DataFrame, benchmark_order: list[str] | No
     A tie goes to the submitter name that sorts first, then to the system id; `BENCHMARK/fastest` in a
     figure and `best_per_accelerator` choose the same way (tests/test_boundaries.py)."""
     order = benchmark_order or sorted(results["benchmark"].unique())
+    groups = {str(key): group for key, group in results.groupby("benchmark", sort=False)}  # rows in their order
     rows = []
     for benchmark in order:
-        entries = results[results["benchmark"] == benchmark]
-        if entries.empty:
+        entries = groups.get(benchmark)
+        if entries is None:
             continue
         with_score = scored(entries)
         if with_score.empty:
