@@ -201,8 +201,8 @@ class Renderings:
         # one: its runtime costs 120 MB a process, and a few dozen renderings are made before the pages are.
         workers = max(1, min(jobs, len(missing) // RENDERINGS_PER_WORKER))
         # A chart's tasks all go to one worker, in order: its Open Graph image is its wide SVG (made first) rasterized.
-        charts: dict[object, int] = {}
-        self._dealt = [charts.setdefault(_made_from(task), len(charts)) % workers for task in missing]
+        sources: dict[object, int] = {}
+        self._dealt = [sources.setdefault(_made_from(task), len(sources)) % workers for task in missing]
         self.vega = [FreshWorker(stored_task, [task for task, worker in zip(missing, self._dealt) if worker == number])
                      for number in range(workers)]
 

@@ -118,16 +118,16 @@ def read_languages(state: BuildState) -> None:
 
 
 def read_data(state: BuildState) -> None:
-    """Results, accelerators and the round's declared chart features, checked against each other; the project's
-    own charts (charts/*.py)."""
+    """Results, accelerators and the round's declared chart features, checked against each other (or, as they were
+    when `data/` last had these bytes, from the cache); the project's own charts (charts/*.py)."""
     config = state.config
     # Read again only when what the charts are made from changed (the key of their own cache entries): checking
-    # eight rounds of results row by row costs an edit of one article most of a second, reading them back 30 ms.
+    # every round's results row by row costs an edit of one article most of a second, reading them back 30 ms.
     entry = cache.key("chart inputs", state.snapshot.charts, display_path(config.data_dir), config.round,
                       config.compared_round, tuple(config.site_rounds))
-    found = cache.load("inputs", entry)
-    if isinstance(found, tuple) and len(found) == 2:
-        state.inputs, state.round_inputs = found
+    kept = cache.load("inputs", entry)
+    if isinstance(kept, tuple) and len(kept) == 2:
+        state.inputs, state.round_inputs = kept
     else:
         try:
             state.inputs = chart_catalog.load_inputs(config.data_dir, config.round, config.compared_round,

@@ -84,8 +84,8 @@ class Snapshot:
             return {}, [], {}
         reusable = {path: (key, numbers, state[path]) for path, (key, numbers) in records.items()
                     if path in state and state[path] == recorded.get(path)}
-        digests = {path: value for path, value in digests.items() if path in reusable} if isinstance(digests, dict) else {}
-        return reusable, reads, digests
+        digests = digests if isinstance(digests, dict) else {}
+        return reusable, reads, {path: value for path, value in digests.items() if path in reusable}
 
     def record(self, report: dict, records: dict[str, tuple[str, list]],
                written: dict[str, tuple[int, int, int]] | None, digests: dict[str, str] | None = None) -> None:
