@@ -16,6 +16,7 @@ import pandas as pd
 
 from site_builder import sources
 from site_builder.errors import Collector, SiteError, project_root
+from site_builder.metrics import by_value
 
 # Column -> kind. "str" may be empty unless listed in _REQUIRED; numbers may be empty only where
 # listed in _OPTIONAL_NUMBERS (an empty score means "not available", shown as missing).
@@ -87,7 +88,7 @@ class Dataset:
         """One round's results (computed once: pages, charts and every bound figure ask again and again)."""
         frames = self.__dict__.get("_rounds")
         if frames is None:
-            frames = {str(key): frame for key, frame in self.results.groupby("round", sort=False)}
+            frames = by_value(self.results, "round")
             object.__setattr__(self, "_rounds", frames)  # a cache on a frozen value, not a change of it
         return frames.get(name, self.results.iloc[0:0])
 
@@ -95,8 +96,7 @@ class Dataset:
         """One benchmark's results in one round (grouped once per round: every benchmark, home and figure asks)."""
         groups = self.__dict__.setdefault("_entries", {})  # a cache on a frozen value, as `round`'s
         if round_name not in groups:
-            groups[round_name] = {str(key): frame for key, frame in
-                                  self.round(round_name).groupby("benchmark", sort=False)}
+            groups[round_name] = by_value(self.round(round_name), "benchmark")
         found = groups[round_name].get(benchmark)
         return found if found is not None else self.round(round_name).iloc[0:0]
 

@@ -71,10 +71,10 @@ def fastest_by_round(results: pd.DataFrame, benchmarks, rounds: list[str], scale
     scope = _in_rounds(results, rounds)
     if scale is not None:
         scope = scope[scope["total_accelerators"] == scale]
-    by_benchmark = {str(key): group for key, group in scope.groupby("benchmark", sort=False)}  # rows in their order
+    by_benchmark = metrics.by_value(scope, "benchmark")
     for benchmark in benchmarks:
         entries = by_benchmark.get(benchmark, scope.iloc[0:0])
-        by_round = {str(key): group for key, group in entries.groupby("round", sort=False)}
+        by_round = metrics.by_value(entries, "round")
         for round_name in _ordered(set(by_round)):
             group = by_round[round_name]
             scored = metrics.scored(group)

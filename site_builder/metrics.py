@@ -23,6 +23,12 @@ class Headline:
     """Every system at the largest scale (ties are named, not hidden), by submitter and system id."""
 
 
+def by_value(frame: pd.DataFrame, column: str) -> dict[str, pd.DataFrame]:
+    """The rows of each value of `column`, in their order: one pass over the rows, where filtering them once per
+    value costs a pass each."""
+    return {str(key): group for key, group in frame.groupby(column, sort=False)}
+
+
 def scored(results: pd.DataFrame) -> pd.DataFrame:
     return results[results["score_minutes"].notna()]
 
@@ -55,7 +61,7 @@ def fastest_per_benchmark(results: pd.DataFrame, benchmark_order: list[str] | No
     A tie goes to the submitter name that sorts first, then to the system id; `BENCHMARK/fastest` in a
     figure and `best_per_accelerator` choose the same way (tests/test_boundaries.py)."""
     order = benchmark_order or sorted(results["benchmark"].unique())
-    groups = {str(key): group for key, group in results.groupby("benchmark", sort=False)}  # rows in their order
+    groups = by_value(results, "benchmark")
     rows = []
     for benchmark in order:
         entries = groups.get(benchmark)

@@ -161,6 +161,7 @@ def test_an_edit_reads_only_the_pages_made_again_and_links_only_its_shards_pages
     build_site(mini_site, out, jobs=2)
     assert read == [page.lstrip("/")]
 
+
 def test_the_index_is_byte_identical_from_one_build_to_the_next(mini_site, warm_cache, tmp_path):
     """With one job and with two: the index, and with it the whole site, byte for byte."""
     one, two = tmp_path / "one", tmp_path / "two"
