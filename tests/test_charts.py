@@ -1,9 +1,10 @@
 import json
 
 import altair as alt
+import jsonschema
 import pytest
 
-from site_builder.charts import build_charts, catalog, load_inputs, localize
+from site_builder.charts import _spec_validator, build_charts, catalog, load_inputs, localize, validate_spec
 from site_builder.i18n import load_language
 from tests.conftest import PATIENCE, ROOT
 
@@ -234,6 +235,29 @@ def test_invalid_spec_is_refused(languages):
     broken.height = "tall"  # attribute assignment is not validated; to_dict(validate=True) must catch it
     with pytest.raises(Exception, match="tall"):
         localize(broken, languages[0])
+
+
+def test_every_chart_is_validated_by_the_fast_validator(chart_set):
+    """Each spec passes jsonschema-rs's check by itself: had its schema (or its references) been read wrong, every
+    spec would go to Altair's slow validation and the build would be no faster, yet none the wiser."""
+    assert chart_set.charts
+    for chart in chart_set.charts:
+        assert _spec_validator(alt.TopLevelLayerSpec._schema["$ref"] if "layer" in chart.spec else
+                               alt.TopLevelUnitSpec._schema["$ref"]).is_valid(chart.spec), chart.id
+
+
+@pytest.mark.parametrize("damage", [
+    lambda spec: spec.update(height="tall"),
+    lambda spec: spec["encoding"]["x"].update(type="quantitativ"),
+    lambda spec: spec.update(mark={"type": "bar", "colour": "red"}),
+    lambda spec: spec.update(datasets={"rows": [{"a": 1}, float("inf")]}),
+])
+def test_a_spec_the_fast_validator_refuses_is_reported_with_altairs_message(damage):
+    spec = alt.Chart(alt.Data(values=[{"a": 1}])).mark_point().encode(x=alt.X("a:Q")).to_dict()
+    damage(spec)
+    assert not _spec_validator(alt.Chart._schema["$ref"]).is_valid(spec)
+    with pytest.raises(jsonschema.ValidationError):  # Altair's validation, which names what is wrong
+        validate_spec(alt.Chart, spec)
 
 
 def _layers(spec: dict) -> list[dict]:
