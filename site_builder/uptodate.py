@@ -22,7 +22,7 @@ from pathlib import Path
 from site_builder import cache, freshness, output
 
 LIBRARIES = ("jinja2", "markdown-it-py", "mdit-py-plugins", "linkify-it-py", "nh3", "pyyaml", "pandas", "numpy",
-             "altair", "jsonschema", "vl-convert-python", "babel", "python-slugify", "pillow")
+             "altair", "jsonschema", "jsonschema-rs", "vl-convert-python", "babel", "python-slugify", "pillow")
 ENVIRONMENT = ("SOURCE_DATE_EPOCH", "SITE_BUILDER_LOCK_TIMEOUT", "SITE_BUILDER_CACHE_MAX_MB")
 
 
