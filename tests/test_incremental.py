@@ -633,8 +633,8 @@ def test_vl_convert_renders_while_this_process_forks_its_workers(tmp_path, monke
     monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "cache"))
     spec = {"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "mark": "point",
             "data": {"values": [{"a": 1}]}, "encoding": {"x": {"field": "a", "type": "quantitative"}}}
-    worker = images.FreshWorker(images.stored_task, [("svg", {**spec, "title": "one"}),
-                                                     ("svg", {**spec, "title": "two"})])
+    worker = images.FreshWorkers(images.stored_task, [("svg", {**spec, "title": "one"}),
+                                                      ("svg", {**spec, "title": "two"})])
     assert threading.active_count() == 1  # nothing here waits on the worker: forking stays safe
     assert parallel.run(_square, range(40), 2) == [number * number for number in range(40)]
     first, second = worker.results()
@@ -642,7 +642,7 @@ def test_vl_convert_renders_while_this_process_forks_its_workers(tmp_path, monke
 
 
 @pytest.mark.slow  # three vl-convert workers started
-def test_many_renderings_are_dealt_to_a_worker_per_job_and_come_back_in_order(tmp_path, monkeypatch):
+def test_many_renderings_are_made_by_a_worker_per_job_and_come_back_in_order(tmp_path, monkeypatch):
     monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(images, "RENDERINGS_PER_WORKER", 2)  # thousands, for a site with every round
     spec = {"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "mark": "point",
@@ -650,14 +650,57 @@ def test_many_renderings_are_dealt_to_a_worker_per_job_and_come_back_in_order(tm
     titles = ["one", "two", "three", "four", "five", "six"]
     tasks = [("svg", {**spec, "title": title}) for title in titles]
     first = images.Renderings(tasks[:2], jobs=2)  # made first: found in the cache below
-    assert len(first.vega) == 1  # two to make, fewer than two workers' worth: one worker
+    assert len(first.vega._running) == 1  # two to make, fewer than two workers' worth: one worker
     first.results()
     made = images.Renderings([tasks[0], *tasks[2:], tasks[1]], jobs=2)
     assert [found is not None for found in made.found] == [True, False, False, False, False, True]
-    assert len(made.vega) == 2  # four to make: dealt out in turn
+    assert len(made.vega._running) == 2  # four to make: a worker per job
     results = made.results()
     assert [f">{title}<".encode() in Path(result.path).read_bytes() for title, result in
             zip(["one", "three", "four", "five", "six", "two"], results)] == [True] * 6
+
+
+def _square_when_told(_shared, item: tuple[int, str]) -> tuple[int, int]:
+    """The first item waits until the last one is made (a file it writes), for two minutes at most."""
+    import time
+
+    number, told = item
+    if number == 0:
+        deadline = time.monotonic() + 120
+        while not os.path.exists(told) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if not os.path.exists(told):
+            return -1, os.getpid()
+    if number == 19:
+        Path(told).write_text("done")
+    return number * number, os.getpid()
+
+
+@pytest.mark.slow  # two spawned workers
+def test_a_worker_takes_the_next_unit_when_it_is_done_so_none_waits_on_the_other(tmp_path):
+    """Units are taken as the workers come free, not dealt beforehand: while one worker is held on the first unit
+    (until the last item is made), the other makes every other unit, whatever the speed of the machine. Dealt in
+    turn, the last item would have waited behind the first, which waits for it."""
+    told = str(tmp_path / "told")
+    made = images.FreshWorkers(_square_when_told, [(number, told) for number in range(20)],
+                               [[number] for number in range(20)], workers=2).results()
+    assert [square for square, _pid in made] == [number * number for number in range(20)]
+    assert len({pid for _square, pid in made[1:]}) == 1 and made[0][1] != made[1][1]
+
+
+@pytest.mark.slow
+def test_a_worker_that_dies_fails_its_item_alone_and_the_rest_is_made(tmp_path, monkeypatch):
+    """A panic that aborts a worker in the middle of a unit: that item fails, the rest of its unit and every unit
+    nobody took yet are made by new workers, in order."""
+    monkeypatch.setenv("SITE_BUILDER_CACHE", str(tmp_path / "cache"))
+    spec = {"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "mark": "point",
+            "data": {"values": [{"a": 1}]}, "encoding": {"x": {"field": "a", "type": "quantitative"}}}
+    titles = ["one", "bad\ufffe", "three", "four", "five"]  # U+FFFE aborts vl-convert's process
+    made = images.FreshWorkers(images.stored_task, [("svg", {**spec, "title": title}) for title in titles],
+                               [[0, 1, 2], [3], [4]], workers=1).results()
+    assert [isinstance(result, images.RenderFailure) for result in made] == [False, True, False, False, False]
+    assert [f">{title}<".encode() in Path(result.path).read_bytes() for title, result in
+            zip(titles, made) if not isinstance(result, images.RenderFailure)] == [True] * 4
 
 
 def test_a_charts_open_graph_image_is_its_wide_svg_rasterized_in_the_worker_that_made_the_svg(tmp_path,
@@ -673,7 +716,7 @@ def test_a_charts_open_graph_image_is_its_wide_svg_rasterized_in_the_worker_that
     specs = [json.dumps({**spec, "title": title}) for title in ("one", "two", "three")]
     tasks = [(kind, text) for text in specs for kind in ("svg", "narrow-svg", "png")]
     made = images.Renderings(tasks, jobs=2)
-    assert len(made.vega) == 2 and made._dealt == [0, 0, 0, 1, 1, 1, 0, 0, 0]  # a chart's tasks to one worker
+    assert len(made.vega._running) == 2 and made.vega.units == [[0, 1, 2], [3, 4, 5], [6, 7, 8]]  # a chart: a unit
     results = [Path(result.path).read_bytes()[cache.MAC_SIZE:] for result in made.results()]
     for wide, _narrow, png in zip(results[0::3], results[1::3], results[2::3]):
         assert png == vl_convert.svg_to_png(wide.decode(), scale=images.OPEN_GRAPH_SCALE)
