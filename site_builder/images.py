@@ -13,6 +13,7 @@ import contextlib
 import copy
 import functools
 import hashlib
+import importlib.util
 import io
 import json
 import os
@@ -467,9 +468,7 @@ FONT_FOLDERS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu-san
 @functools.cache
 def card_fonts() -> tuple[bytes, bytes] | None:
     """(regular, bold) DejaVu Sans font files, or None when there is none (or no Pillow)."""
-    try:
-        import PIL  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("PIL") is None:
         return None
     for folder in FONT_FOLDERS:
         regular, bold = Path(folder, "DejaVuSans.ttf"), Path(folder, "DejaVuSans-Bold.ttf")
