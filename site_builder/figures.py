@@ -62,6 +62,17 @@ class FigureContext:
         """The folder of a round's pages (`paths.round_section`), where a result's row is linked to."""
         return paths.round_section(round_name, round_name == (self.main_round or self.round))
 
+    def remembered(self, key: tuple, compute):
+        """compute() once per context and key: the same figures and findings are asked for by a page in each
+        language (a cache on a frozen value, as `Dataset.round`'s; never pickled with it)."""
+        known = self.__dict__.setdefault("_remembered", {})
+        if key not in known:
+            known[key] = compute()
+        return known[key]
+
+    def __getstate__(self) -> dict:
+        return {name: value for name, value in self.__dict__.items() if name != "_remembered"}
+
 
 def round_contexts(dataset: Dataset, rounds: list[str], main_round: str,
                    compared: str | None = None) -> dict[str, FigureContext]:
@@ -168,7 +179,13 @@ def evaluate_expression(text: str, context: FigureContext) -> Quantity:
 
 
 def evaluate(metric: str, args: list[str], options: dict[str, str], context: FigureContext) -> Quantity:
-    """Compute one figure; every way it can fail is a FigureError with the candidates that would work."""
+    """Compute one figure (once per context); every way it can fail is a FigureError with the candidates that
+    would work (raised again each time it is asked for)."""
+    return context.remembered(("figure", metric, tuple(args), tuple(sorted(options.items()))),
+                              lambda: _evaluate(metric, args, options, context))
+
+
+def _evaluate(metric: str, args: list[str], options: dict[str, str], context: FigureContext) -> Quantity:
     spec = METRICS.get(metric)
     if spec is None:
         raise FigureError(f"unknown metric '{metric}'", hint=_suggest(metric, list(METRICS), "metrics"))

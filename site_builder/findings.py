@@ -60,7 +60,8 @@ def fastest_sentence(entries: pd.DataFrame, context: FigureContext, lang: Langua
     """"Fastest: 2.0206 min, Submitter, 8,192 × ACCELERATOR." (or "Fastest NAME: ..." with a benchmark name); ties
     share the sentence; a benchmark without any score says so."""
     _ = lang.gettext
-    ties = fastest_ties(entries)
+    # The same in every language: found once (the pair keeps `entries` alive, so its id is not reused).
+    ties = context.remembered(("fastest ties", id(entries)), lambda: (entries, fastest_ties(entries)))[1]
     if ties.empty:
         text = lang.ngettext("No result is scored yet: the %(num)s result has no score in our data.",
                              "No result is scored yet: none of the %(num)s results has a score in our data.",
