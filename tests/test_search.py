@@ -46,6 +46,19 @@ def test_the_index_covers_each_language_main_content_not_menus(mini_site, warm_c
         assert "'wasm-unsafe-eval'" not in (out / f"{lang}/index.html").read_text()  # only where it is needed
 
 
+def test_a_label_and_its_value_stay_apart_in_the_index(mini_site, warm_cache, tmp_path):
+    """A search result's excerpt is the indexed text: Pagefind joins elements' texts as they are written, so a
+    label (dt) written right against its value (dd) read "Runs per result5" and "Parametersnot in our sources"."""
+    import re
+
+    out = tmp_path / "out"
+    build_site(mini_site, out, jobs=1)
+    text = "\n".join(line for line in indexed_text(out).splitlines() if line.startswith("/en/"))
+    labels = ["Runs per result", "In MLPerf Training since", "Organizations"]
+    assert all(label in text for label in labels)
+    assert not [match for label in labels for match in re.findall(re.escape(label) + r"[^\s.,:;)]", text)]
+
+
 def test_an_edit_remakes_the_index_and_a_change_elsewhere_leaves_it(mini_site, warm_cache, tmp_path, monkeypatch):
     runs = []
     real = search._start_pagefind
