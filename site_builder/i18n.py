@@ -11,6 +11,7 @@ import hashlib
 import io
 import math
 from collections.abc import Sequence
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +28,9 @@ from site_builder import sources
 from site_builder.errors import Problem, display_path, project_root
 
 DOMAIN = "messages"
+# Unicode's FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE: text between them takes the direction of its own
+# first letter and leaves the text around it alone.
+ISOLATE, POP = "\u2068", "\u2069"
 SOURCE_LANGUAGE = "en"  # the language msgids are written in
 
 
@@ -39,6 +43,8 @@ class Language:
     translations: NullTranslations
     translated: frozenset[str] | None = None
     """The msgids its catalogs translate; None for the language msgids are written in (nothing falls back)."""
+    isolating: bool = False
+    """A string shown in English for want of a translation is isolated (see `for_pages`)."""
 
     def __identity__(self) -> tuple:  # in a planned page's key; its catalogs are among the site's inputs
         return ("language", self.code)
@@ -56,11 +62,22 @@ class Language:
     def direction(self) -> str:
         return "rtl" if self.locale.character_order == "right-to-left" else "ltr"
 
+    def for_pages(self) -> Language:
+        """The language as its pages' texts take it. On a right-to-left page, a string shown in English for want
+        of a translation is wrapped in Unicode's FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE, so that it
+        reads left to right with its punctuation at its end (".Fastest: 2.02 min" otherwise): the templates'
+        strings and those the pages' contexts make (findings, labels, titles) alike. A chart's texts and the
+        data's files keep plain strings."""
+        return dataclasses.replace(self, isolating=True) if self.direction == "rtl" and self.translated is not None \
+            else self
+
     def gettext(self, message: str) -> str:
-        return self.translations.gettext(message)
+        text = self.translations.gettext(message)
+        return f"{ISOLATE}{text}{POP}" if self.isolating and self.falls_back(message) else text
 
     def ngettext(self, singular: str, plural: str, count: int) -> str:
-        return self.translations.ngettext(singular, plural, count)
+        text = self.translations.ngettext(singular, plural, count)
+        return f"{ISOLATE}{text}{POP}" if self.isolating and self.falls_back(singular) else text
 
     # Formats: the locale's own symbols and patterns (2.02 -> "2,02" in nl, it, vi). Digits are Latin (Babel's
     # default numbering system, "latn", also for Persian whose CLDR default is Extended Arabic-Indic), as in the

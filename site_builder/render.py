@@ -102,11 +102,8 @@ def environment(template_dirs: Sequence[Path], lang: Language, globals_: dict, f
         keep_trailing_newline=True,
         auto_reload=False,  # one environment a build: no stat of each template (and its includes) a page
     )
-    if lang.direction == "rtl" and lang.translated is not None:
-        gettext, ngettext = isolated_fallbacks(lang)
-    else:
-        gettext, ngettext = lang.translations.gettext, lang.translations.ngettext
-    env.install_gettext_callables(*escaped_callables(gettext, ngettext), newstyle=True)
+    lang = lang.for_pages()  # on a right-to-left page, English fallbacks isolated
+    env.install_gettext_callables(*escaped_callables(lang.gettext, lang.ngettext), newstyle=True)
     env.globals["gettext"] = _remembered(env.globals["gettext"])
     env.globals.update(globals_, url=_url, served=served_path, lang=lang, paths=paths)
     env.filters.update(
@@ -117,26 +114,6 @@ def environment(template_dirs: Sequence[Path], lang: Language, globals_: dict, f
         **(filters or {}),
     )
     return env
-
-
-# Unicode's FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE: text between them takes the direction of its own
-# first letter and leaves the text around it alone.
-ISOLATE, POP = "\u2068", "\u2069"
-
-
-def isolated_fallbacks(lang: Language):
-    """gettext and ngettext for a right-to-left page: a string shown in English for want of a translation is
-    isolated, so that it reads left to right with its punctuation at its end (".Fastest: 2.02 min" otherwise),
-    in text and attributes alike; translated strings are left as they are."""
-    def gettext(message: str) -> str:
-        text = lang.translations.gettext(message)
-        return f"{ISOLATE}{text}{POP}" if lang.falls_back(message) else text
-
-    def ngettext(singular: str, plural: str, count: int) -> str:
-        text = lang.translations.ngettext(singular, plural, count)
-        return f"{ISOLATE}{text}{POP}" if lang.falls_back(singular) else text
-
-    return gettext, ngettext
 
 
 def _remembered(newstyle_gettext):

@@ -225,9 +225,10 @@ def plan_pages(state: BuildState) -> None:
     sections = [pages.RoundSection(name, state.figure_contexts[name], state.chart_sets[name].charts,
                                    inputs.features, state.verdicts[name])
                 for name, inputs in state.round_inputs.items()]
-    state.site_pages = pages.plan_pages(config, state.languages, state.inputs.dataset, state.articles, sections,
+    languages = [lang.for_pages() for lang in state.languages]  # a right-to-left page isolates English fallbacks
+    state.site_pages = pages.plan_pages(config, languages, state.inputs.dataset, state.articles, sections,
                                         state.updated, state.bound, names)
-    state.site_pages += pages.alias_pages(config, state.languages, chart_set.aliases,
+    state.site_pages += pages.alias_pages(config, languages, chart_set.aliases,
                                           state.chart_sets[config.round].charts)
     state.page_keys = [pages.page_key(page) for page in state.site_pages]
     theme = state.theme
@@ -303,7 +304,7 @@ def make_feeds_and_indexes(state: BuildState) -> None:
     config, outputs, envs = state.config, state.outputs, state.envs
     charts_of = {name: {(chart.lang, chart.id): chart for chart in chart_set.charts}
                  for name, chart_set in state.chart_sets.items()}  # an article shows its round's charts
-    languages = {lang.code: lang for lang in state.languages}
+    languages = {lang.code: lang.for_pages() for lang in state.languages}
     site = state.site_read
 
     for code, env in envs.items():

@@ -359,6 +359,11 @@ def test_english_fallbacks_are_isolated_in_a_right_to_left_page_only(tmp_path):
     assert build(project, tmp_path / "out").exit_code == 0
     arabic = (tmp_path / "out/ar/index.html").read_text()
     assert "\u2068Benchmarks\u2069" in arabic  # no Arabic catalog for the theme: English, isolated
+    # The sentences the pages' contexts make in Python (a finding, the round's counts) are isolated as well...
+    assert "\u2068Fastest " in arabic and "accelerator types.\u2069" in arabic
+    # ...but not a chart's own texts, nor the data's files: a chart's spec and table keep plain strings.
+    made = [path for path in (tmp_path / "out").rglob("*") if path.suffix in (".json", ".csv", ".svg")]
+    assert made and not [path for path in made if "\u2068" in path.read_text(encoding="utf-8")]
     assert "\u2068" not in (tmp_path / "out/nl/index.html").read_text()
     assert "\u2068" not in (tmp_path / "out/en/index.html").read_text()
     chart = (tmp_path / "out/ar/charts/results-by-submitter/index.html").read_text()
