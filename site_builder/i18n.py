@@ -5,13 +5,13 @@ Every format takes an explicit language; nothing reads the process locale.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import functools
 import hashlib
 import io
 import math
 from collections.abc import Sequence
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
