@@ -191,9 +191,9 @@ def localize(chart: alt.TopLevelMixin, lang: Language, **properties) -> dict:
     """Final Vega-Lite spec with the language's d3 number and time locale and the top-level `properties`,
     validated once as a whole (Altair's to_dict(validate=True) also validates each layer again).
 
-    The chart is finished in place: a draft is made for one language and localized once. Altair's
-    `properties()` and `configure()` copy the chart, and copying a layered chart combines its layers'
-    parameters again (a deep copy of every layer): a third of a chart's time, for the same spec."""
+    The chart is finished in place (each of these properties is set anew, should a draft's chart be shared):
+    Altair's `properties()` and `configure()` copy the chart, and copying a layered chart combines its layers'
+    parameters again, a deep copy of every layer, for the same spec."""
     properties.update(padding={"top": 12, "right": 12, "bottom": 6, "left": 6},
                       config=alt.Config(locale=alt.Locale(number=lang.d3_format_locale(), time=lang.d3_time_locale()),
                                         autosize=alt.AutoSizeParams(type="fit-x", contains="padding"),
