@@ -286,7 +286,7 @@ def test_detail_view_has_system_runs_rcp_notes_and_folder_in_the_page_language(s
     row = _row(page, result_anchor("v6.0", "CoreWeave", "CoreWeave_GB300_1024x4"))
     detail = row.split('<details class="result-detail">')[1].split("</details>")[0]
     assert "<summary>CoreWeave_<wbr>GB300_<wbr>1024x4" in detail  # its name (its id: the data has no other)
-    assert "<dt>Systeem-ID</dt><dd><code>CoreWeave_GB300_1024x4</code></dd>" in detail
+    assert "<dt>Systeem-ID</dt> <dd><code>CoreWeave_GB300_1024x4</code></dd>" in detail
     for label in ("Systeemnaam", "Schaal", "Acceleratormodel", "Hostprocessor", "Beschikbaarheid", "Runs",
                   "RCP-factor", "Opmerkingen (uit de dataset, in het Engels)"):
         assert f"<dt>{label}</dt>" in detail, label
@@ -317,7 +317,7 @@ def test_mlcommons_result_ids_are_shown_when_the_data_has_them(tmp_path):
     page = (tmp_path / "out/en/benchmarks/deepseekv3-671b/index.html").read_text()
     assert "<th scope=\"col\" class=\"col-more\">Result ID</th>" in page
     row = _row(page, result_anchor("v6.0", "Acme", "a2048"))
-    assert '<td class="col-more">6.0-0102</td>' in row and "<dt>MLCommons result ID</dt><dd>6.0-0102</dd>" in row
+    assert '<td class="col-more">6.0-0102</td>' in row and "<dt>MLCommons result ID</dt> <dd>6.0-0102</dd>" in row
     # Without the column, no empty column is added.
     build_site(write_files(tmp_path / "plain", mini_site_files()), tmp_path / "plain-out")
     plain = (tmp_path / "plain-out/en/benchmarks/deepseekv3-671b/index.html").read_text()
