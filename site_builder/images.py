@@ -23,6 +23,7 @@ import zlib
 from pathlib import Path
 
 from site_builder.cache import MAC_SIZE, entry as cache_entry, key as cache_key, package_version, store, unseal
+from site_builder.errors import Problem, SiteError
 from site_builder.output import FromFile
 
 STATIC_WIDTH = 640  # "container" width has no meaning outside a page
@@ -147,7 +148,12 @@ class FreshWorkers:
     Spawned, not forked: vl-convert's runtime (threads, about 120 MB) then never lives in this process, which
     may fork workers later; `task` travels by pickle, so it is a module-level function of a light module. No
     thread waits here on the processes (plain processes, pipes and a counter in shared memory), so this process
-    may fork while they run."""
+    may fork while they run.
+
+    The work goes to a process in a file, not in its arguments: `multiprocessing` writes those into a pipe whose
+    reading end it also holds, so a process that died while starting (a script that calls the build without
+    `if __name__ == "__main__":` runs again in it, and fails) left this one blocked forever on a full pipe. A
+    process that fails before it takes any unit is the build's error, not a crash to start again."""
 
     def __init__(self, task, items: list, units: list[list[int]] | None = None, workers: int = 1) -> None:
         import multiprocessing
@@ -162,13 +168,22 @@ class FreshWorkers:
             self._start(self.units, self._next)
 
     def _start(self, units: list[list[int]], counter) -> None:
+        import pickle
+        import tempfile
+
         receiving, sending = self._context.Pipe(duplex=False)
-        process = self._context.Process(target=_work_in_units, daemon=True,
-                                        args=(self.task, [[self.items[i] for i in unit] for unit in units], counter,
-                                              sending))
-        process.start()
+        descriptor, work = tempfile.mkstemp(prefix="site-builder-work-", suffix=".pickle")
+        with os.fdopen(descriptor, "wb") as stream:
+            pickle.dump((self.task, [[self.items[i] for i in unit] for unit in units]), stream,
+                        protocol=pickle.HIGHEST_PROTOCOL)
+        process = self._context.Process(target=_work_in_units, daemon=True, args=(work, counter, sending))
+        try:
+            process.start()
+        except BaseException:
+            os.unlink(work)
+            raise
         sending.close()  # held by the worker alone now: its end, or its death, closes the pipe
-        self._running[receiving] = [process, units, counter, None, 0]
+        self._running[receiving] = [process, units, counter, None, 0, work, False]
 
     def results(self) -> list:
         from multiprocessing.connection import wait
@@ -182,7 +197,8 @@ class FreshWorkers:
                     self._ended(pipe)
                     continue
                 if isinstance(message, _Begins):
-                    state[3:] = [state[1][message], 0]
+                    state[3:5] = [state[1][message], 0]
+                    state[6] = True
                 else:
                     self._made[state[3][state[4]]] = message
                     state[4] += 1
@@ -191,9 +207,17 @@ class FreshWorkers:
         return [self._made.get(index, lost) for index in range(len(self.items))]
 
     def _ended(self, pipe) -> None:
-        process, units, counter, unit, done = self._running.pop(pipe)
+        process, units, counter, unit, done, work, began = self._running.pop(pipe)
         process.join()
         pipe.close()
+        with contextlib.suppress(OSError):
+            os.unlink(work)
+        if not began and process.exitcode:
+            self.cancel()
+            raise SiteError(Problem(f"the renderer's process failed as it started (exit status {process.exitcode})",
+                                    hint="a Python script that builds the site must do it under "
+                                         '`if __name__ == "__main__":` (its renderers are new Python processes, '
+                                         "which import the script); else see the lines above"))
         if unit is not None and done < len(unit):  # it died on this item
             self._made[unit[done]] = RenderFailure("the renderer crashed (its process was aborted)")
             if unit[done + 1:]:
@@ -203,17 +227,23 @@ class FreshWorkers:
 
     def cancel(self) -> None:
         """Stop the workers (a build that failed before it needed the results)."""
-        for pipe, (process, *_rest) in list(self._running.items()):
+        for pipe, (process, *_rest, work, _began) in list(self._running.items()):
             if process.exitcode is None:
                 process.terminate()
             process.join()
             pipe.close()
+            with contextlib.suppress(OSError):
+                os.unlink(work)
         self._running.clear()
 
 
-def _work_in_units(task, units: list[list], counter, sending) -> None:
-    """In a spawned worker: take the next unit until none is left; each item's result sent as it is made, an
-    exception being that item's failure."""
+def _work_in_units(work: str, counter, sending) -> None:
+    """In a spawned worker: the task and its units from the file `work`; take the next unit until none is left;
+    each item's result sent as it is made, an exception being that item's failure."""
+    import pickle
+
+    with open(work, "rb") as stream:
+        task, units = pickle.load(stream)
     while True:
         with counter.get_lock():
             taken = counter.value

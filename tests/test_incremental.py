@@ -703,6 +703,35 @@ def test_a_worker_that_dies_fails_its_item_alone_and_the_rest_is_made(tmp_path, 
             zip(titles, made) if not isinstance(result, images.RenderFailure)] == [True] * 4
 
 
+def test_a_worker_that_fails_as_it_starts_is_an_error_and_not_a_hang(monkeypatch):
+    """A process that fails before it takes any work (here an executable that exits at once; in life, a script
+    that builds without the `__main__` guard) is an error naming why, at once: never a wait on a pipe nobody
+    reads (multiprocessing holds its reading end), nor a process started again and again."""
+    import multiprocessing.spawn
+    import shutil
+    import threading
+
+    from site_builder.errors import SiteError
+
+    multiprocessing.get_context("spawn").Value("q", 0)  # its resource tracker starts before the executable changes
+    monkeypatch.setattr(multiprocessing.spawn, "_python_exe", os.fsencode(shutil.which("false")))
+    items = [("svg", "x" * 100_000)] * 3  # far more than a pipe holds
+    outcome = []
+
+    def run():
+        try:
+            outcome.append(images.FreshWorkers(images.stored_task, items, workers=2).results())
+        except SiteError as error:
+            outcome.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(120)  # seconds: generous; the failure is found in well under one
+    assert outcome, "the build still waits on a process that is gone"
+    assert isinstance(outcome[0], SiteError) and "failed as it started (exit status 1)" in str(outcome[0])
+    assert "__main__" in outcome[0].problems[0].hint
+
+
 def test_a_charts_open_graph_image_is_its_wide_svg_rasterized_in_the_worker_that_made_the_svg(tmp_path,
                                                                                             monkeypatch):
     """A chart's renderings go to one worker, in order, so that its PNG finds the wide SVG made just before it
