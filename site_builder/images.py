@@ -74,7 +74,8 @@ def _cached(kind: str, spec: dict, render) -> bytes:
 
 
 # A rendering to make: ("svg", chart spec), ("narrow-svg", chart spec), ("png", chart spec: its Open Graph image)
-# or ("card", (title, kicker, footer)); a chart spec as a dict or as its JSON text (as a build holds it: compact).
+# or ("card", (title, kicker, footer, direction)); a chart spec as a dict or as its JSON text (as a build holds it:
+# compact).
 Task = tuple[str, object]
 
 
@@ -89,11 +90,11 @@ def _entry(task: Task) -> tuple[str, dict]:
         return "svg", _svg_spec(narrow_spec(value), NARROW_STATIC_WIDTH)
     if kind == "png":
         return "png", {"raster": _svg_spec(value), "scale": OPEN_GRAPH_SCALE}
-    title, kicker, footer = value
+    title, kicker, footer, direction = value
     fonts = card_fonts()
-    if fonts is not None and all(_drawable(text) for text in value):
+    if fonts is not None and direction == "ltr" and all(_drawable(text) for text in (title, kicker, footer)):
         return "png", _card_fast_spec(title, kicker, footer, fonts)
-    return "png", _card_vega_spec(title, kicker, footer)
+    return "png", _card_vega_spec(title, kicker, footer, direction)
 
 
 def rendering_key(task: Task) -> str:
@@ -475,14 +476,14 @@ def chart_png(spec: dict, width: int = CARD_WIDTH - 100) -> bytes:
     return _cached("png", _png_spec(spec, width), _vega_png)
 
 
-def card_png(title: str, kicker: str, footer: str) -> bytes:
+def card_png(title: str, kicker: str, footer: str, direction: str = "ltr") -> bytes:
     """A 1200 x 630 Open Graph card: kicker, title (wrapped, at most four lines) and footer. Drawn with Pillow
-    in a few milliseconds when a DejaVu Sans face is installed and the text needs no shaping (Latin, Greek,
-    Cyrillic, Vietnamese); otherwise rendered by vl-convert (about 0.2 s, cached)."""
+    in a few milliseconds when a DejaVu Sans face is installed, the page reads left to right and the text needs
+    no shaping (Latin, Greek, Cyrillic, Vietnamese); otherwise rendered by vl-convert (about 0.2 s, cached)."""
     fonts = card_fonts()
-    if fonts is not None and all(_drawable(text) for text in (title, kicker, footer)):
+    if fonts is not None and direction == "ltr" and all(_drawable(text) for text in (title, kicker, footer)):
         return card_fast(title, kicker, footer, fonts)
-    return card_vega(title, kicker, footer)
+    return card_vega(title, kicker, footer, direction)
 
 
 CARD_BACKGROUND, CARD_INK, CARD_MUTED = "#0b3d91", "#ffffff", "#c9dbff"
@@ -514,9 +515,14 @@ def _font_files(*files: tuple[Path, int, int]) -> tuple[bytes, ...]:
     return tuple(path.read_bytes() for path, _mtime, _size in files)
 
 
+# Unicode's marks and isolates of direction: invisible in text laid out by the bidi algorithm, a box in Pillow's.
+BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def _drawable(text: str) -> bool:
     """Text that a font draws letter by letter, left to right: no script that needs shaping or bidi."""
-    return all(ord(c) < 0x0530 or 0x1E00 <= ord(c) <= 0x1EFF or 0x2000 <= ord(c) <= 0x215F for c in text)
+    return all((ord(c) < 0x0530 or 0x1E00 <= ord(c) <= 0x1EFF or 0x2000 <= ord(c) <= 0x215F)
+               and c not in BIDI_CONTROLS for c in text)
 
 
 def _wrap(draw, text: str, font, width: int, max_lines: int) -> list[str]:
@@ -662,20 +668,27 @@ def _font_hashes(fonts: tuple[bytes, bytes]) -> list[str]:
     return [hashlib.sha256(font).hexdigest() for font in fonts]
 
 
-def card_vega(title: str, kicker: str, footer: str) -> bytes:
-    """The card rendered by vl-convert: for text Pillow's basic layout cannot draw (Arabic, CJK, Indic)."""
-    return _cached("png", _card_vega_spec(title, kicker, footer), _vega_png)
+def card_vega(title: str, kicker: str, footer: str, direction: str = "ltr") -> bytes:
+    """The card rendered by vl-convert: for text Pillow's basic layout cannot draw (Arabic, CJK, Indic), and for
+    every page that reads right to left."""
+    return _cached("png", _card_vega_spec(title, kicker, footer, direction), _vega_png)
 
 
-def _card_vega_spec(title: str, kicker: str, footer: str) -> dict:
+def _card_vega_spec(title: str, kicker: str, footer: str, direction: str = "ltr") -> dict:
+    """A line is a mark of its own: in a text of several lines (an SVG <tspan> each), resvg moves only the first
+    letter of a right-to-left line down to its place. Vega writes no `direction` into SVG, so a right-to-left
+    card starts each line with a RIGHT-TO-LEFT ISOLATE (and ends it with a POP DIRECTIONAL ISOLATE): the bidi
+    algorithm then lays out "MLPerf v6.0: نظرة" from the right, as the page does, and the lines align right."""
     lines = textwrap.wrap(title, 30) or [""]
     if len(lines) > 4:
         lines = lines[:4]
         lines[-1] = lines[-1].rstrip(" ,.;:") + "…"
+    rtl = direction == "rtl"
 
-    def text(y: int, size: int, color: str, value, weight: str = "normal") -> dict:
-        return {"mark": {"type": "text", "x": 72, "y": y, "align": "left", "baseline": "top", "fontSize": size,
-                         "fontWeight": weight, "color": color, "lineHeight": round(size * 1.2), "text": value,
+    def text(y: int, size: int, color: str, value: str, weight: str = "normal") -> dict:
+        return {"mark": {"type": "text", "x": CARD_WIDTH - 72 if rtl else 72, "y": y,
+                         "align": "right" if rtl else "left", "baseline": "top", "fontSize": size,
+                         "fontWeight": weight, "color": color, "text": f"\u2067{value}\u2069" if rtl else value,
                          "font": "DejaVu Sans, Liberation Sans, Arial, sans-serif", "limit": CARD_WIDTH - 144}}
 
     return {
@@ -683,6 +696,7 @@ def _card_vega_spec(title: str, kicker: str, footer: str) -> dict:
         "width": CARD_WIDTH, "height": CARD_HEIGHT, "autosize": "none", "padding": 0,
         "background": "#0b3d91", "config": {"view": {"stroke": None}},
         "data": {"values": [{}]},
-        "layer": [text(80, 30, "#c9dbff", kicker), text(150, 62, "#ffffff", lines, "bold"),
+        "layer": [text(80, 30, "#c9dbff", kicker),
+                  *(text(150 + 74 * number, 62, "#ffffff", line, "bold") for number, line in enumerate(lines)),
                   text(CARD_HEIGHT - 110, 28, "#c9dbff", footer)],
     }

@@ -59,7 +59,8 @@ class Page:
     in_sitemap: bool = True
     x_default: str | None = None  # the page for readers whose language is not offered
     og_image: str | None = None  # output path of the page's Open Graph PNG
-    card: tuple[str, str, str] | None = None  # (title, kicker, footer) of a text card, when og_image is one
+    # (title, kicker, footer, direction) of a text card, when og_image is one
+    card: tuple[str, str, str, str] | None = None
     late: Callable[[], View] | None = field(default=None, compare=False, repr=False)  # the view, made only to render
 
     @property
@@ -411,7 +412,7 @@ def _home_page(plan: _Plan, lang: Language) -> Page:
                 plan.every_language(lambda other: paths.round_home(other, section)),
                 plan.view(SiteView), x_default=paths.CHOOSER if plan.main else paths.round_home(
                     config.default_language, section), og_image=paths.home_card(code, section),
-                card=(title, label if plan.main else config.title[code], card_footer),
+                card=(title, label if plan.main else config.title[code], card_footer, lang.direction),
                 late=lambda: _home_context(plan, lang))
 
 
@@ -496,9 +497,9 @@ def _chart_pages(plan: _Plan, lang: Language) -> list[Page]:
     return pages
 
 
-def article_card(config: SiteConfig, lang: Language, article: Article) -> tuple[str, str, str]:
-    """An article's Open Graph card: (title, kicker, footer)."""
-    return article.title, config.title[lang.code], lang.date(article.date)
+def article_card(config: SiteConfig, lang: Language, article: Article) -> tuple[str, str, str, str]:
+    """An article's Open Graph card: (title, kicker, footer, direction)."""
+    return article.title, config.title[lang.code], lang.date(article.date), lang.direction
 
 
 def _articles_by_language(plan: _Plan, code: str) -> tuple[list[Article], list[Article]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -368,6 +369,11 @@ def test_english_fallbacks_are_isolated_in_a_right_to_left_page_only(tmp_path):
     assert "\u2068" not in (tmp_path / "out/en/index.html").read_text()
     chart = (tmp_path / "out/ar/charts/results-by-submitter/index.html").read_text()
     assert "\u2068النتائج حسب" not in chart and "النتائج حسب الجهة المقدِّمة" in chart  # translated: untouched
+    # A chart's own texts in English are isolated on its page (its heading, its text alternative), as on its card
+    # and its embed; its spec, table and pictures keep plain strings (above).
+    chart = (tmp_path / "out/ar/charts/gpu-minutes/index.html").read_text()
+    assert "<h1>\u2068Accelerator-minutes\u2069</h1>" in chart
+    assert re.search("<p>\u2068Accelerator-minutes of [0-9]+ scored results\\.\u2069</p>", chart)
 
 
 @pytest.mark.slow

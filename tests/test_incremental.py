@@ -585,6 +585,28 @@ def test_a_card_in_a_script_that_needs_shaping_goes_to_vl_convert(monkeypatch):
     assert images.card_png("نتائج الجولة", "تقرير", "2026") == b"png" and drawn
 
 
+def test_a_right_to_left_card_is_laid_out_from_the_right_a_line_a_mark(monkeypatch):
+    """A card of a right-to-left page goes to vl-convert even in Latin letters (Pillow draws left to right only);
+    each line is a mark of its own (resvg moved only the first letter of a right-to-left line of a multi-line
+    text down), aligned right and opened with a RIGHT-TO-LEFT ISOLATE, since Vega writes no `direction`. A card
+    of a left-to-right page is as it was; a bidi control makes a card vl-convert's (Pillow drew it as a box)."""
+    drawn = []
+    monkeypatch.setattr(images, "card_vega", lambda *text: drawn.append(text) or b"png")
+    monkeypatch.setattr(images, "card_fast", lambda *args: pytest.fail("drawn letter by letter"))
+    assert images.card_png("MLPerf Training v6.0", "Report", "2026", "rtl") == b"png"
+    assert images.card_png("\u2068Benchmarks\u2069", "Report", "2026") == b"png"
+    assert drawn == [("MLPerf Training v6.0", "Report", "2026", "rtl"), ("\u2068Benchmarks\u2069", "Report", "2026", "ltr")]
+    title = "MLPerf Training v6.0: نظرة أولى على جولة"
+    marks = [layer["mark"] for layer in images._card_vega_spec(title, "تقرير", "3 ديسمبر 2026", "rtl")["layer"]]
+    assert [mark["text"] for mark in marks] == ["\u2067تقرير\u2069", "\u2067MLPerf Training v6.0: نظرة\u2069",
+                                                 "\u2067أولى على جولة\u2069", "\u20673 ديسمبر 2026\u2069"]
+    assert {(mark["x"], mark["align"]) for mark in marks} == {(images.CARD_WIDTH - images.CARD_MARGIN, "right")}
+    assert [mark["y"] for mark in marks][1:3] == [150, 224]
+    ltr = [layer["mark"] for layer in images._card_vega_spec(title, "Report", "2026")["layer"]]
+    assert [mark["text"] for mark in ltr][1:3] == ["MLPerf Training v6.0: نظرة", "أولى على جولة"]
+    assert {(mark["x"], mark["align"]) for mark in ltr} == {(images.CARD_MARGIN, "left")}
+
+
 def test_long_titles_wrap_to_four_lines_with_an_ellipsis():
     if images.card_fonts() is None:
         pytest.skip("no DejaVu Sans font installed")
@@ -620,8 +642,8 @@ def test_each_card_is_drawn_once_the_articles_beside_their_markdown_and_none_is_
     assert all(when == "later" for task, when in drawn if task[1][0] not in articles)  # the home pages' cards
     cached = {p.read_bytes()[cache.MAC_SIZE:] for p in (warm_cache / "renders").glob("*.png")}
     assert not cached & {card.read_bytes() for card in cards}  # written once: into the site, not the cache
-    title, kicker, footer = next(task[1] for task, when in drawn if when == "reading its article")
-    assert images.card_png(title, kicker, footer) in {card.read_bytes() for card in cards}
+    title, kicker, footer, direction = next(task[1] for task, when in drawn if when == "reading its article")
+    assert images.card_png(title, kicker, footer, direction) in {card.read_bytes() for card in cards}
 
 
 def _square(_shared, number: int) -> int:

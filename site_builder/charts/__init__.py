@@ -58,7 +58,7 @@ from site_builder.data import Dataset
 from site_builder.display_names import DisplayNames, load_display_names
 from site_builder.errors import Collector, Problem, SiteError
 from site_builder.hardware import CHART_COLOURS, SHAPES, Hardware
-from site_builder.i18n import Language
+from site_builder.i18n import ISOLATE, POP, Language
 from site_builder.rounds import RoundInfo
 
 __all__ = ["Chart", "ChartDraft", "ChartEntry", "ChartInputs", "ChartSet", "Column", "Features", "NoData",
@@ -305,9 +305,13 @@ def build_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lang:
 
 
 def _build_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lang: Language) -> Chart:
-    draft = factory(inputs, lang)
+    # The chart's texts as its pages show them: on a right-to-left page, one shown in English for want of a
+    # translation is isolated (`Language.for_pages`). Its spec and table, which Vega draws and readers download,
+    # keep plain strings.
+    shown = lang.for_pages()
+    draft = factory(inputs, shown)
     check_draft(chart_id, draft, lang)
-    note = unscored_note(lang, draft.unscored, draft.in_scope)
+    note = unscored_note(shown, draft.unscored, draft.in_scope)
     # usermeta tells site.js how to draw the chart at the page's width and colour scheme.
     usermeta = {"title": title_paragraphs(draft.heading, draft.subtitle, note), "narrow": draft.narrow,
                 "dark": {"fields": draft.dark_fields}}
@@ -318,10 +322,27 @@ def _build_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lang
     named = inputs.names.in_text
     spec = with_palette(localize(draft.chart, lang, title=title_params(draft.heading, draft.subtitle, note),
                                  usermeta=usermeta))
+    rows = draft.rows
+    if shown.isolating:
+        spec = without_isolates(spec)
+        rows = rows.assign(**{name: rows[name].map(without_isolates) for name in rows.columns
+                              if rows[name].dtype == object})
     check_fields(chart_id, lang, spec)
     return Chart(chart_id, lang.code, named(draft.title), named(draft.description),
-                 _renamed(spec, named), draft.rows, draft.unscored, tuple(map(named, summary)),
+                 _renamed(spec, named), rows, draft.unscored, tuple(map(named, summary)),
                  tuple(draft.columns), draft.in_scope, benchmark)
+
+
+def without_isolates(value):
+    """`value` (a spec, or any value of it) with the isolates of English fallbacks taken out of its strings."""
+    if isinstance(value, str):
+        return value.translate(_NO_ISOLATES)
+    if isinstance(value, dict):
+        return {without_isolates(key): without_isolates(item) for key, item in value.items()}
+    return [without_isolates(item) for item in value] if isinstance(value, list) else value
+
+
+_NO_ISOLATES = str.maketrans("", "", ISOLATE + POP)
 
 
 def check_draft(chart_id: str, draft, lang: Language) -> None:
