@@ -678,7 +678,7 @@ def _card_vega_spec(title: str, kicker: str, footer: str, direction: str = "ltr"
     """A line is a mark of its own: in a text of several lines (an SVG <tspan> each), resvg moves only the first
     letter of a right-to-left line down to its place. Vega writes no `direction` into SVG, so a right-to-left
     card starts each line with a RIGHT-TO-LEFT ISOLATE (and ends it with a POP DIRECTIONAL ISOLATE): the bidi
-    algorithm then lays out "MLPerf v6.0: نظرة" from the right, as the page does, and the lines align right."""
+    algorithm then lays out "Site-builder: نظرة" from the right, as the page does, and the lines align right."""
     lines = textwrap.wrap(title, 30) or [""]
     if len(lines) > 4:
         lines = lines[:4]
