@@ -402,12 +402,11 @@ def _fill(staging: Path, files: SiteFiles, previous: Path | None, report: WriteR
     for folder in sorted(folders - keep_folders, key=len):
         if os.path.lexists(staging / folder):
             shutil.rmtree(staging / folder)  # folders the site no longer has (and with them their files)
-    made = keep_folders & folders | {"."}  # folders already there (plain strings: thousands of files)
+    # The folders not there yet, each made once, parents first (a path sorts before the paths it begins), with
+    # mkdir rather than makedirs, which looks at every parent again: a third of writing a site into a new folder.
+    for folder in sorted(keep_folders - folders - {"."}):
+        os.mkdir(os.path.join(staging, folder))
     for relative, content in wanted:
-        folder = os.path.dirname(relative) or "."
-        if folder not in made:
-            os.makedirs(os.path.join(staging, folder), exist_ok=True)
-            made.add(folder)
         path = os.path.join(staging, relative)
         source = os.path.join(previous, relative) if previous is not None else None
         status = there.get(relative)
