@@ -326,7 +326,7 @@ def _build_chart(chart_id: str, factory: ChartFactory, inputs: ChartInputs, lang
     if shown.isolating:
         spec = without_isolates(spec)
         rows = rows.assign(**{name: rows[name].map(without_isolates) for name in rows.columns
-                              if rows[name].dtype == object})
+                              if rows[name].dtype == object or pd.api.types.is_string_dtype(rows[name])})
     check_fields(chart_id, lang, spec)
     return Chart(chart_id, lang.code, named(draft.title), named(draft.description),
                  _renamed(spec, named), rows, draft.unscored, tuple(map(named, summary)),
