@@ -89,7 +89,8 @@ MSGSTRS = (None, ("Stukken", "Uitkomsten"), ("Verhalen", "Scores"), ("Artikelen"
 MARKERS = (None, "project-own", "edited")  # a class in the project's article.html; None: the packaged one
 SCRIPTS = (None, "/* the project's own script */", "/* edited */")  # templates/assets/site.js; None: the packaged
 DISPLAY_NAMES = (None, "Acme Corp", "ACME")  # Acme's name in data/display_names.csv; None: no such file
-# Of different lengths: an edit of the same length saved within the same second is the known bug below.
+# Of different lengths, but one: a chart module edited to the same length within the same second once ran from
+# a stale __pycache__ (the regression case below).
 SAME_SIZE_TITLE = '"Counts of results per chip"'  # as long as the first
 CHART_TITLES = ('_("Results per accelerator")', '"Results by accelerator type"', '"Accelerators"', SAME_SIZE_TITLE)
 SITE_TITLES = ("Mini report", "Mini-report", "Small report")
