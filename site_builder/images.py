@@ -245,6 +245,8 @@ def _work_in_units(work: str, counter, sending) -> None:
 
     with open(work, "rb") as stream:
         task, units = pickle.load(stream)
+    with contextlib.suppress(OSError):  # read: gone at once, also should this build be killed later
+        os.unlink(work)
     while True:
         with counter.get_lock():
             taken = counter.value
