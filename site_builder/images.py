@@ -91,8 +91,8 @@ def _entry(task: Task) -> tuple[str, dict]:
     if kind == "png":
         return "png", {"raster": _svg_spec(value), "scale": OPEN_GRAPH_SCALE}
     title, kicker, footer, direction = value
-    fonts = card_fonts()
-    if fonts is not None and direction == "ltr" and all(_drawable(text) for text in (title, kicker, footer)):
+    fonts = _pillow_fonts(title, kicker, footer, direction)
+    if fonts is not None:
         return "png", _card_fast_spec(title, kicker, footer, fonts)
     return "png", _card_vega_spec(title, kicker, footer, direction)
 
@@ -184,7 +184,7 @@ class FreshWorkers:
             os.unlink(work)
             raise
         sending.close()  # held by the worker alone now: its end, or its death, closes the pipe
-        self._running[receiving] = [process, units, counter, None, 0, work, False]
+        self._running[receiving] = [process, units, counter, None, 0, work]  # the unit it is on: None until one
 
     def results(self) -> list:
         from multiprocessing.connection import wait
@@ -199,7 +199,6 @@ class FreshWorkers:
                     continue
                 if isinstance(message, _Begins):
                     state[3:5] = [state[1][message], 0]
-                    state[6] = True
                 else:
                     self._made[state[3][state[4]]] = message
                     state[4] += 1
@@ -208,12 +207,12 @@ class FreshWorkers:
         return [self._made.get(index, lost) for index in range(len(self.items))]
 
     def _ended(self, pipe) -> None:
-        process, units, counter, unit, done, work, began = self._running.pop(pipe)
+        process, units, counter, unit, done, work = self._running.pop(pipe)
         process.join()
         pipe.close()
         with contextlib.suppress(OSError):
             os.unlink(work)
-        if not began and process.exitcode:
+        if unit is None and process.exitcode:  # before it took any unit
             self.cancel()
             raise SiteError(Problem(f"the renderer's process failed as it started (exit status {process.exitcode})",
                                     hint="a Python script that builds the site must do it under "
@@ -228,7 +227,7 @@ class FreshWorkers:
 
     def cancel(self) -> None:
         """Stop the workers (a build that failed before it needed the results)."""
-        for pipe, (process, *_rest, work, _began) in list(self._running.items()):
+        for pipe, (process, *_rest, work) in list(self._running.items()):
             if process.exitcode is None:
                 process.terminate()
             process.join()
@@ -482,10 +481,18 @@ def card_png(title: str, kicker: str, footer: str, direction: str = "ltr") -> by
     """A 1200 x 630 Open Graph card: kicker, title (wrapped, at most four lines) and footer. Drawn with Pillow
     in a few milliseconds when a DejaVu Sans face is installed, the page reads left to right and the text needs
     no shaping (Latin, Greek, Cyrillic, Vietnamese); otherwise rendered by vl-convert (about 0.2 s, cached)."""
-    fonts = card_fonts()
-    if fonts is not None and direction == "ltr" and all(_drawable(text) for text in (title, kicker, footer)):
+    fonts = _pillow_fonts(title, kicker, footer, direction)
+    if fonts is not None:
         return card_fast(title, kicker, footer, fonts)
     return card_vega(title, kicker, footer, direction)
+
+
+def _pillow_fonts(title: str, kicker: str, footer: str, direction: str) -> tuple[bytes, bytes] | None:
+    """The fonts Pillow draws a card with, or None when vl-convert must: no DejaVu Sans, a page that reads right
+    to left (Pillow lays out left to right only), or text that needs shaping or bidi."""
+    fonts = card_fonts()
+    ok = fonts is not None and direction == "ltr" and all(_drawable(text) for text in (title, kicker, footer))
+    return fonts if ok else None
 
 
 CARD_BACKGROUND, CARD_INK, CARD_MUTED = "#0b3d91", "#ffffff", "#c9dbff"
@@ -688,7 +695,7 @@ def _card_vega_spec(title: str, kicker: str, footer: str, direction: str = "ltr"
     rtl = direction == "rtl"
 
     def text(y: int, size: int, color: str, value: str, weight: str = "normal") -> dict:
-        return {"mark": {"type": "text", "x": CARD_WIDTH - 72 if rtl else 72, "y": y,
+        return {"mark": {"type": "text", "x": CARD_WIDTH - CARD_MARGIN if rtl else CARD_MARGIN, "y": y,
                          "align": "right" if rtl else "left", "baseline": "top", "fontSize": size,
                          "fontWeight": weight, "color": color, "text": f"\u2067{value}\u2069" if rtl else value,
                          "font": "DejaVu Sans, Liberation Sans, Arial, sans-serif", "limit": CARD_WIDTH - 144}}
