@@ -329,15 +329,14 @@ def update(root: Path, languages: tuple[str, ...]) -> None:
 def derive_data(source: Path, root: Path, data_dir: Path | None) -> None:
     """Regenerate data/rounds/<round>/results.csv from the published tables."""
     from site_builder.config import load_config
-    from site_builder.derive import write_derived
+    from site_builder.derive import derived_rounds, write_derived
     from site_builder.errors import SiteError
     from site_builder.hardware import load_hardware
 
     try:
         config = load_config(root)
         hardware = load_hardware(config.data_dir, root)
-        rounds = [config.round] + ([config.compared_round] if config.compared_round else [])
-        written = write_derived(source, data_dir or config.data_dir, rounds, hardware)
+        written = write_derived(source, data_dir or config.data_dir, derived_rounds(config), hardware)
     except SiteError as error:
         _fail(error, "derivation failed", "; nothing was written")
     for path in written:
@@ -396,16 +395,15 @@ def chart(chart_id: str, language: str, form: str, output: Path | None, width: i
               help="CSV file to write (replaced), '-' for standard output (default: data/rounds/ROUND/results.csv).")
 @click.option("--ruleset", default=None, help="mlperf-logging rules version (default: from the round, vX.Y -> X.Y.0).")
 @click.option("--strict", is_flag=True, help="Exit 1 when any result could not be scored.")
+@click.option("--runs", "runs_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write the run table (each run's start, stop and status) to this CSV file (replaced).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes scoring results (default: the number of CPUs; the table is the same for any).")
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True,
               help="Project folder holding site.toml (its data/accelerators.csv names the accelerators).")
-def ingest(path: Path, round_name: str, out: Path | None, ruleset: str | None, strict: bool, jobs: int | None,
-           root: Path) -> None:
+def ingest(path: Path, round_name: str, out: Path | None, ruleset: str | None, strict: bool, runs_out: Path | None,
+           jobs: int | None, root: Path) -> None:
     """Score a results repository in the official MLCommons training layout (PATH) into a results CSV."""
-    import stat
-    import tempfile
-
     from site_builder.config import _ROUND, load_config
     from site_builder.errors import Problem, SiteError
     from site_builder.hardware import load_hardware
@@ -420,19 +418,9 @@ def ingest(path: Path, round_name: str, out: Path | None, ruleset: str | None, s
     except SiteError as error:
         _fail(error, "ingest failed", "; nothing was written")
     out = out or config.data_dir / "rounds" / round_name / "results.csv"
-    if str(out) != "-":  # only a regular file is replaced: never a folder, a device, a FIFO or a symlink
-        try:
-            mode = os.lstat(out).st_mode
-        except FileNotFoundError:
-            mode = None
-        except OSError as error:
-            _fail(SiteError(Problem(f"cannot write: {error.strerror or error}", str(out))), "ingest failed",
-                  "; nothing was read")
-        if mode is not None and not stat.S_ISREG(mode):
-            kind = ("a symlink" if stat.S_ISLNK(mode) else "a folder" if stat.S_ISDIR(mode)
-                    else "a device, FIFO or socket")
-            _fail(SiteError(Problem(f"--out is {kind}, not a regular file; refusing to replace it", str(out))),
-                  "ingest failed", "; nothing was read")
+    for option, target in (("--out", out), ("--runs", runs_out)):
+        if target is not None and str(target) != "-":
+            _refuse_unless_replaceable(option, target)
     from site_builder.parallel import default_jobs
 
     started = time.monotonic()
@@ -448,21 +436,9 @@ def ingest(path: Path, round_name: str, out: Path | None, ruleset: str | None, s
     if str(out) == "-":
         sys.stdout.write(report.csv_text)
     else:
-        temporary = None
-        try:  # a new file beside the target, then renamed: an interrupted run leaves the previous file whole
-            out.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
-            with open(handle, "w", encoding="utf-8", newline="") as file:
-                file.write(report.csv_text)
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(temporary, 0o666 & ~umask)  # as a file made by open(), not mkstemp's 0600
-            os.replace(temporary, out)
-        except OSError as error:
-            if temporary is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(temporary)
-            _fail(SiteError(Problem(f"cannot write: {error.strerror or error}", str(out))), "ingest failed", "")
+        _replace_file(out, report.csv_text)
+    if runs_out is not None:
+        _replace_file(runs_out, report.runs_csv_text)
     failed, count, warnings = len(report.failed), len(report.rows), len(report.problems)
     click.echo(f"wrote {'standard output' if str(out) == '-' else out}: {count} result{'s' if count != 1 else ''}, "
                f"{count - failed} scored, {failed} not scored, {warnings} warning{'s' if warnings != 1 else ''} "
@@ -470,6 +446,49 @@ def ingest(path: Path, round_name: str, out: Path | None, ruleset: str | None, s
     if strict and failed:
         click.echo(f"ingest failed: {failed} result{'s' if failed != 1 else ''} not scored (--strict)", err=True)
         sys.exit(1)
+
+
+def _refuse_unless_replaceable(option: str, target: Path) -> None:
+    """Only a regular file is replaced: never a folder, a device, a FIFO or a symlink."""
+    import stat
+
+    from site_builder.errors import Problem, SiteError
+
+    try:
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        _fail(SiteError(Problem(f"cannot write: {error.strerror or error}", str(target))), "ingest failed",
+              "; nothing was read")
+    if not stat.S_ISREG(mode):
+        kind = ("a symlink" if stat.S_ISLNK(mode) else "a folder" if stat.S_ISDIR(mode)
+                else "a device, FIFO or socket")
+        _fail(SiteError(Problem(f"{option} is {kind}, not a regular file; refusing to replace it", str(target))),
+              "ingest failed", "; nothing was read")
+
+
+def _replace_file(target: Path, text: str) -> None:
+    """A new file beside the target, then renamed: an interrupted run leaves the previous file whole."""
+    import tempfile
+
+    from site_builder.errors import Problem, SiteError
+
+    temporary = None
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        with open(handle, "w", encoding="utf-8", newline="") as file:
+            file.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # as a file made by open(), not mkstemp's 0600
+        os.replace(temporary, target)
+    except OSError as error:
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+        _fail(SiteError(Problem(f"cannot write: {error.strerror or error}", str(target))), "ingest failed", "")
 
 
 INGEST_PROGRESS_EVERY = 5.0  # seconds between progress lines when stderr is not a terminal (a CI log, a pipe)

@@ -33,7 +33,7 @@ RESULT_SCHEMA = {
 # cannot hide data. Adding an optional column is one line here (and a row in data/README.md).
 RESULT_OPTIONAL_COLUMNS: dict[str, str] = {
     "submitter_dir": "str", "score_method": "str", "score_decimals": "int", "run_minutes": "str",
-    "result_id": "str",
+    "result_id": "str", "carried_over_from": "str",
 }
 _REQUIRED = {"round", "division", "submitter", "system_id", "accelerator", "benchmark",
              "score_source", "total_accelerators", "number_of_nodes", "accelerators_per_node"}

@@ -5,17 +5,22 @@ The source is the tidy MLPerf Training table set (one `results.csv` per round, s
 source (no float round-trip), keeps each score's `score_source`, and adds the normalized
 accelerator name and vendor that the site groups by (from data/accelerators.csv: the first row whose
 pattern matches the submitter's model name), the score's method as an id and its precision, and each
-result's per-run minutes from the round's `runs_extracted.csv`, so that pages never parse prose. The
-rounds are the configuration's round and previous round. Rows are sorted so the output is stable.
+result's per-run minutes, so that pages never parse prose. The per-run figures come from the round's run tables
+(site_builder/runs.py): the source's `runs_extracted.csv` and the project's own `data/rounds/<round>/runs.csv`;
+a result the source has no score for is scored from them, as the summarizer would, when every run was read.
+A result whose runs are runs of a result of the previous round (the same logs published again) names that
+result in `carried_over_from`. The rounds are the configuration's round and previous round. Rows are sorted so
+the output is stable.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import re
+from dataclasses import dataclass
 from pathlib import Path
 
+from site_builder import runs as run_tables
 from site_builder import sources
 from site_builder.errors import Collector
 from site_builder.hardware import Hardware
@@ -26,7 +31,7 @@ COLUMNS = (
     "accelerator", "accelerator_vendor", "accelerator_model", "accelerators_per_node",
     "number_of_nodes", "total_accelerators", "host_processor", "framework", "benchmark",
     "score_minutes", "score_decimals", "number_of_runs", "run_minutes", "rcp_scaling_factor", "score_method",
-    "score_source", "metadata_source", "notes",
+    "score_source", "metadata_source", "notes", "carried_over_from",
 )
 # Carried over only when the source has it (MLCommons result ids such as 6.0-0012).
 OPTIONAL_SOURCE_COLUMNS = ("result_id",)
@@ -67,20 +72,93 @@ def score_decimals(score: str, method: str) -> str:
     return str(COMPUTED_DECIMALS)
 
 
-def read_run_minutes(runs_csv: Path) -> dict[tuple[str, str, str], str]:
-    """(submitter_dir, system_id, benchmark) -> per-run minutes in result file order, ";"-separated.
+# How a score computed here from a run table is described; its start is the computed-from-logs method's.
+FROM_RUN_TABLE = ("computed here from the result logs' run_start and run_stop ({table}): olympic mean by the "
+                  "summarizer's rules, {scaling}; compliance not checked here")
+# A score the source gives (a submitter's summary.json, say) whose runs the project read too: the two must agree.
+RECOMPUTED = "recomputed here from {table}: {score:.4f} min ({difference:+.3f} %)"
 
-    A run whose log has no run_stop (not converged) is an empty item, so the list keeps one item per run.
-    """
-    if not runs_csv.is_file():
+
+def _run_minutes(runs: list[run_tables.Run]) -> str:
+    """Per-run minutes in run order, ";"-separated, an empty item for a run that is not counted."""
+    return ";".join(run.shown_minutes for run in runs)
+
+
+@dataclass(frozen=True)
+class RoundRuns:
+    """What a round's derivation reads besides its source table: runs, scaling factors, required run counts and
+    the previous round's runs (to recognize logs published again)."""
+
+    runs: dict
+    project_runs: frozenset
+    scaling: dict
+    runs_required: dict
+    earlier: dict
+    earlier_round: str | None
+    round_name: str
+
+    def table_of(self, key) -> str:
+        """Where a result's runs were read: the project's run table or the source's."""
+        if key in self.project_runs:
+            return f"data/rounds/{self.round_name}/runs.csv"
+        return f"the source's {self.round_name}/runs_extracted.csv"
+
+    def scored(self, row: dict[str, str], key) -> "run_tables.Scored":
+        factor = self.scaling.get(key)
+        return run_tables.score_runs(self.runs[key], self.runs_required[row["benchmark"]],
+                                     int(row.get("number_of_runs") or 0), float(factor) if factor else 1.0)
+
+
+def read_round_runs(source_dir: Path, data_dir: Path | None, round_name: str, earlier_round: str | None,
+                    problems: Collector) -> RoundRuns:
+    shared = run_tables.read_runs(source_dir / round_name / "runs_extracted.csv", problems)
+    project: dict = {}
+    scaling: dict = {}
+    earlier: dict = {}
+    required: dict = {}
+    if data_dir is not None:
+        folder = data_dir / "rounds" / round_name
+        project = run_tables.read_runs(folder / "runs.csv", problems, run_tables.PROJECT_RUN_COLUMNS)
+        scaling = run_tables.read_scaling(folder / "scaling.csv", problems)
+        if earlier_round is not None:
+            earlier = run_tables.merge_runs([
+                run_tables.read_runs(source_dir / earlier_round / "runs_extracted.csv", problems),
+                run_tables.read_runs(data_dir / "rounds" / earlier_round / "runs.csv", problems,
+                                     run_tables.PROJECT_RUN_COLUMNS)], problems)
+        benchmarks = data_dir / "benchmarks.csv"
+        if benchmarks.is_file():
+            with benchmarks.open(newline="", encoding="utf-8") as handle:
+                required = {row["id"]: int(row["runs_per_result"]) for row in csv.DictReader(handle)
+                            if row.get("runs_per_result", "").isdigit()}
+    merged = run_tables.merge_runs([shared, project], problems)
+    return RoundRuns(merged, frozenset(project), scaling, required, earlier, earlier_round, round_name)
+
+
+def _scored_columns(row: dict[str, str], key, found: RoundRuns, where, problems: Collector) -> dict[str, str]:
+    """Score, factor, method and source for a result the source table has no score for, from its runs."""
+    runs = found.runs[key]
+    factor_text = found.scaling.get(key)
+    if row["benchmark"] not in found.runs_required:
+        problems.error(f"benchmark {row['benchmark']!r} has no runs_per_result in data/benchmarks.csv", *where)
         return {}
-    runs: dict[tuple[str, str, str], list[tuple[int, str]]] = {}
-    with runs_csv.open(newline="", encoding="utf-8") as handle:
-        for row in csv.DictReader(handle):
-            number = int(re.search(r"(\d+)", row["result_file"]).group(1))
-            key = (row["submitter_dir"], row["system_id"], row["benchmark"])
-            runs.setdefault(key, []).append((number, row["run_minutes"]))
-    return {key: ";".join(minutes for _, minutes in sorted(items)) for key, items in runs.items()}
+    scored = found.scored(row, key)
+    scaling = (f"scaling.json factor {factor_text} applied" if factor_text is not None
+               else "no scaling.json (factor 1.0)")
+    if scored.score is None:
+        return {"score_source": f"not computed: {scored.reason}"}
+    notes = [f"per-run minutes: {_run_minutes(runs)}", scaling]
+    if factor_text is not None:
+        notes.append(f"unscaled olympic mean {scored.unscaled:.4f} min")
+    not_counted = [run.result_file for run in runs if run.minutes is None]
+    if not_counted:
+        notes.append(f"not counted (no run_stop, or a status other than success): {', '.join(not_counted)}")
+    return {
+        "score_minutes": f"{scored.score:.4f}",
+        "rcp_scaling_factor": factor_text if factor_text is not None else "1.0",
+        "score_source": FROM_RUN_TABLE.format(table=found.table_of(key), scaling="scaling.json applied"
+                                              if factor_text is not None else "no scaling.json"),
+        "notes": "; ".join(notes + ([row["notes"]] if row.get("notes") else [])),
+    }
 
 
 # The source's mark for a value its extraction did not read: a missing value here (shown as missing, in the reader's
@@ -92,11 +170,14 @@ def _written(value: str) -> str:
     return "" if value == NOT_READ else value
 
 
-def derive_round(source_csv: Path, hardware: Hardware, problems: Collector) -> str | None:
-    """Return the derived CSV text for one round's source table and its runs_extracted.csv, if any
-    (None when it cannot be read)."""
+def derive_round(source_csv: Path, hardware: Hardware, problems: Collector, found: RoundRuns | None = None
+                 ) -> str | None:
+    """Return the derived CSV text for one round's source table and its run tables, if any (None when it cannot
+    be read)."""
     shown = source_csv.as_posix()
-    run_minutes = read_run_minutes(source_csv.parent / "runs_extracted.csv")
+    if found is None:
+        found = read_round_runs(source_csv.parent.parent, None, source_csv.parent.name, None, problems)
+    carried = run_tables.carried_over(found.runs, found.earlier)
     text, problem = sources.decode_text(source_csv.read_bytes(), shown)
     if problem is not None:
         problems.problems.append(problem)
@@ -116,6 +197,16 @@ def derive_round(source_csv: Path, hardware: Hardware, problems: Collector) -> s
             if None in row or None in row.values():  # DictReader's marks for too many or too few fields
                 problems.error(f"row has a different number of fields than the header ({len(fields)})", *where)
                 continue
+            key = (row.get("submitter_dir", ""), row["system_id"], row["benchmark"])
+            if not row.get("score_minutes") and key in found.runs:
+                row = {**row, **_scored_columns(row, key, found, where, problems)}
+            elif key in found.project_runs and row["benchmark"] in found.runs_required:
+                again = found.scored(row, key).score
+                if again is not None:
+                    published = float(row["score_minutes"])
+                    check = RECOMPUTED.format(table=found.table_of(key), score=again,
+                                              difference=(again - published) / published * 100)
+                    row = {**row, "notes": "; ".join(n for n in (row.get("notes", ""), check) if n)}
             method = score_method(row["score_source"])
             if method is None:
                 problems.error(f"unknown score_source {row['score_source']!r}", *where,
@@ -136,7 +227,11 @@ def derive_round(source_csv: Path, hardware: Hardware, problems: Collector) -> s
                 "accelerator_vendor": hardware.vendor_of(accelerator),
                 "score_method": method,
                 "score_decimals": score_decimals(row.get("score_minutes", ""), method),
-                "run_minutes": run_minutes.get((row.get("submitter_dir", ""), row["system_id"], row["benchmark"]), ""),
+                # a result's runs only once every log of it was read: a part would look like the whole
+                "run_minutes": _run_minutes(found.runs[key]) if len(found.runs.get(key, ())) == int(
+                    row.get("number_of_runs") or -1) else "",
+                "carried_over_from": (f"{found.earlier_round}/{carried[key][0]}/{carried[key][1]}"
+                                      if key in carried else ""),
             })
     except csv.Error as exc:
         problems.error(f"unreadable CSV: {exc}", shown, reader.line_num or 1)
@@ -149,16 +244,28 @@ def derive_round(source_csv: Path, hardware: Hardware, problems: Collector) -> s
     return out.getvalue()
 
 
-def derive_all(source_dir: Path, rounds: list[str], hardware: Hardware) -> dict[str, str]:
-    """Map of data-relative path -> CSV text for every round; all problems reported together."""
+def derived_rounds(config) -> list[str]:
+    """The rounds derive-data derives: the configuration's round, then its previous round (whose runs show which
+    of the round's results are logs published again)."""
+    return [config.round] + ([config.compared_round] if config.compared_round else [])
+
+
+def derive_all(source_dir: Path, rounds: list[str], hardware: Hardware, data_dir: Path | None = None
+               ) -> dict[str, str]:
+    """Map of data-relative path -> CSV text for every round; all problems reported together.
+
+    `rounds` lists the newest first (the configuration's round, then its previous round); `data_dir`, the
+    project's data folder, holds the project's own run tables and scaling factors."""
     problems = Collector()
     outputs = {}
-    for round_name in rounds:
+    for index, round_name in enumerate(rounds):
         source = source_dir / round_name / "results.csv"
         if not source.is_file():
             problems.error(f"missing source table {source}")
             continue
-        derived = derive_round(source, hardware, problems)
+        earlier = rounds[index + 1] if index + 1 < len(rounds) else None
+        found = read_round_runs(source_dir, data_dir, round_name, earlier, problems)
+        derived = derive_round(source, hardware, problems, found)
         if derived is not None:
             outputs[f"rounds/{round_name}/results.csv"] = derived
     problems.raise_if_any()
@@ -167,7 +274,7 @@ def derive_all(source_dir: Path, rounds: list[str], hardware: Hardware) -> dict[
 
 def write_derived(source_dir: Path, data_dir: Path, rounds: list[str], hardware: Hardware) -> list[Path]:
     written = []
-    for relative, text in derive_all(source_dir, rounds, hardware).items():
+    for relative, text in derive_all(source_dir, rounds, hardware, data_dir).items():
         target = data_dir / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8", newline="")

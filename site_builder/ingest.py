@@ -11,6 +11,10 @@ mean with its allowance for non-converged runs, and the scaling.json factor; `rc
 RCP verdict. The repository is only read: the summarizer's own RCP step would write scaling.json
 files, so it is called with set_scaling=False.
 
+Each run's start, stop, status, samples and batch size are also kept, as a run table (site_builder/runs.py),
+read with the summarizer's own parser and its choice of lines (the last run_start before the first run_stop):
+a later round's results are compared with them to recognize logs published again.
+
 System columns are normalized with derive.py's tables (accelerator type, vendor, hosting), so ingested
 and derived rounds group the same way.
 """
@@ -34,6 +38,7 @@ from typing import Callable
 
 from site_builder import parallel
 from site_builder.derive import COLUMNS, HOSTING
+from site_builder.runs import PROJECT_RUN_COLUMNS
 from site_builder.errors import Problem, SiteError
 from site_builder.hardware import Hardware
 
@@ -70,6 +75,7 @@ class Ingested:
     rows: list[dict[str, str]]
     problems: list[Problem] = field(default_factory=list)
     tool: str = ""
+    runs_csv_text: str = ""  # the run table: one row per run log (site_builder/runs.py)
 
     @property
     def failed(self) -> list[dict[str, str]]:
@@ -91,13 +97,14 @@ def _tools():
 
         from mlperf_logging.benchmark_meta import get_allowed_benchmarks, get_result_file_counts
         from mlperf_logging.compliance_checker import mlp_compliance
+        from mlperf_logging.compliance_checker.mlp_parser import parse_file
         from mlperf_logging.rcp_checker import rcp_checker
         from mlperf_logging.result_summarizer import result_summarizer
     except ImportError:
         raise SiteError(Problem("the ingest command needs MLCommons' mlperf-logging, which is not installed",
                                 hint=f"install it with: {INSTALL_HINT}")) from None
     return {"summarizer": result_summarizer, "rcp": rcp_checker, "compliance": mlp_compliance,
-            "allowed": get_allowed_benchmarks, "counts": get_result_file_counts(USAGE),
+            "allowed": get_allowed_benchmarks, "counts": get_result_file_counts(USAGE), "parse": parse_file,
             "version": version("mlperf-logging")}
 
 
@@ -343,6 +350,39 @@ def _score(folder: Path, benchmark: str, system: str, submitter: str, division: 
             "notes": "; ".join(notes)}
 
 
+def _run_rows(folder: Path, row: dict[str, str], shared: "_Round", shown: str) -> list[dict[str, str]]:
+    """One run-table row per run log of a result folder, read as result_summarizer reads a log's times."""
+    rows = []
+    for log in sorted(folder.glob("result_*.txt"), key=_run_number):
+        start = stop = None
+        status = samples = batch = ""
+        if _refusal(log, shared.repo, LOG_LIMIT) is None:
+            try:
+                lines, _ = shared.tools["parse"](str(log), ruleset=shared.ruleset)
+            except (OSError, ValueError, UnicodeError):
+                lines = []
+            for line in lines:  # as _query_run_start_stop: the last run_start before the first run_stop
+                value = line.value if isinstance(line.value, dict) else {}
+                metadata = value.get("metadata") or {}
+                if line.key == "global_batch_size" and not batch:
+                    batch = str(value.get("value", ""))
+                if line.key == "run_start":
+                    start = int(line.timestamp)
+                if line.key == "run_stop":
+                    stop = int(line.timestamp)
+                    status = str(metadata.get("status", ""))
+                    samples = str(metadata.get("samples_count", metadata.get("epoch_num", "")))
+                    break
+        minutes = f"{(stop - start) / 60 / 1000:.4f}" if start is not None and stop is not None and stop > start else ""
+        rows.append({"round": row["round"], "submitter_dir": row["submitter_dir"], "system_id": row["system_id"],
+                     "benchmark": row["benchmark"], "result_file": log.name,
+                     "run_start_ms": "" if start is None else str(start), "run_stop_ms": "" if stop is None else str(stop),
+                     "run_minutes": minutes if status == "success" else "", "samples_count_at_run_stop": samples,
+                     "global_batch_size": batch, "run_stop_status": status if stop is not None else "", "notes": "",
+                     "source": f"mlperf_logging {shared.tools['version']} log parser: {shown}/{log.name}"})
+    return rows
+
+
 def _organizations(repo: Path) -> list[Path]:
     def is_org(folder: Path) -> bool:
         return (folder / "systems").is_dir() and (folder / "results").is_dir()
@@ -385,9 +425,11 @@ def ingest_results(repo: Path, round_name: str, hardware: Hardware, ruleset: str
     if progress is not None:
         progress(0, len(results), "")
     rows = []
+    run_rows = []
     with _linear_reading():  # installed before the workers fork: they inherit it
-        for done, (row, found) in enumerate(parallel.each(_ingest_one, results, jobs, shared, chunk=1), 1):
+        for done, (row, found, runs) in enumerate(parallel.each(_ingest_one, results, jobs, shared, chunk=1), 1):
             rows.append(row)
+            run_rows += runs
             problems += found
             if progress is not None:
                 progress(done, len(results), row["_shown"])
@@ -398,7 +440,12 @@ def ingest_results(repo: Path, round_name: str, hardware: Hardware, ruleset: str
     writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
-    return Ingested(out.getvalue(), rows, problems, tool)
+    run_rows.sort(key=lambda r: (r["submitter_dir"], r["system_id"], r["benchmark"], _run_number(Path(r["result_file"]))))
+    runs_out = io.StringIO()
+    writer = csv.DictWriter(runs_out, fieldnames=PROJECT_RUN_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(run_rows)
+    return Ingested(out.getvalue(), rows, problems, tool, runs_out.getvalue())
 
 
 @dataclass
@@ -413,8 +460,9 @@ class _Round:
     systems: dict
 
 
-def _ingest_one(shared: _Round, result: tuple[Path, Path, Path]) -> tuple[dict[str, str], list[Problem]]:
-    """One result's row (with "_shown", its path, for progress) and the problems found on the way."""
+def _ingest_one(shared: _Round, result: tuple[Path, Path, Path]
+                ) -> tuple[dict[str, str], list[Problem], list[dict[str, str]]]:
+    """One result's row (with "_shown", its path, for progress), the problems found on the way and its runs."""
     org, system_dir, bench_dir = result
     problems: list[Problem] = []
     system = system_dir.name
@@ -438,7 +486,7 @@ def _ingest_one(shared: _Round, result: tuple[Path, Path, Path]) -> tuple[dict[s
                    run_minutes="")
         problems.append(Problem(f"result not scored: {failure}", shown, severity="warning"))
     row["_shown"] = shown
-    return row, problems
+    return row, problems, _run_rows(bench_dir, row, shared, shown)
 
 
 class _LinearStrip:

@@ -48,6 +48,25 @@ def score_method_explanation(method: str, lang: Language) -> str:
     }.get(method, _("The data does not say how this score was obtained."))
 
 
+def score_detail(method: str, source: str, lang: Language) -> str:
+    """How one computed score was obtained, in a sentence of the reader's language (the result's detail view);
+    "" where the method's legend says it all. The kinds are those of derive.py's `score_source` texts."""
+    _ = lang.gettext
+    if method != "computed-from-logs":
+        return ""
+    if "scaling.json applied" in source:
+        return _("The olympic mean of the runs' times (run_start to run_stop in each log, by the summarizer's "
+                 "rules), multiplied by the factor of the result's scaling.json. Computed for this site; the "
+                 "compliance checker was not run.")
+    if "no scaling.json" in source:
+        return _("The olympic mean of the runs' times (run_start to run_stop in each log, by the summarizer's "
+                 "rules); the result has no scaling.json, so no factor is applied. Computed for this site; the "
+                 "compliance checker was not run.")
+    return _("The olympic mean of the runs' times (run_start to run_stop in each log, by the summarizer's rules), "
+             "multiplied by the RCP factor of MLCommons' rcp_checker. Computed for this site; the compliance "
+             "checker was not run.")
+
+
 def score_source_label(source: str, lang: Language) -> str:
     """Short label for a full `score_source` text, where only that text is at hand (chart data tables)."""
     return score_method_label(derive.score_method(source) or "", lang)

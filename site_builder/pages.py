@@ -25,7 +25,7 @@ from site_builder.display_names import DisplayNames
 from site_builder.figures import FigureContext
 from site_builder.i18n import Language
 from site_builder.labels import (choice_label, format_value, legend, qualified_verdict_label, scope_label,
-                                 score_method_label, task_label, verdict_label)
+                                 score_detail, score_method_label, task_label, verdict_label)
 from site_builder.render import served_path
 from site_builder.rounds import RoundInfo, load_round_info, result_folder_url
 from site_builder.shortcodes import BoundArticles, article_parts
@@ -120,6 +120,8 @@ def result_rows(entries: pd.DataFrame, lang: Language, info: RoundInfo | None = 
             "score": score, "decimals": score_decimals_of(row),
             "method": method_of(row), "source_label": score_method_label(method_of(row), lang),
             "source": row["score_source"], "runs": _run_minutes(row["run_minutes"]),
+            "how": score_detail(method_of(row), str(row["score_source"] or ""), lang),
+            "carried_over": carried_over_of(row),
             "number_of_runs": _optional(row["number_of_runs"]),
             "rcp": rcp, "rcp_decimals": _written_decimals(repr(float(rcp))) if rcp is not None else 0,
             "notes": row["notes"], "result_id": row["result_id"],
@@ -144,6 +146,15 @@ def result_rows(entries: pd.DataFrame, lang: Language, info: RoundInfo | None = 
         for r in same:
             r["system"] = f"{r['system']} ({r['submitter_dir']})"
     return rows
+
+
+def carried_over_of(row) -> dict | None:
+    """The earlier result whose logs this result's are (the `carried_over_from` column: round/submitter/system)."""
+    value = str(row.get("carried_over_from") or "")
+    if not value:
+        return None
+    round_name, submitter, system_id = value.split("/", 2)
+    return {"round": round_name, "submitter": submitter, "system_id": system_id}
 
 
 def column_precision(rows: list[dict]) -> dict:

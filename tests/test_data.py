@@ -81,7 +81,7 @@ def test_shipped_data_is_valid_and_complete():
     dataset = load_dataset(ROOT / "data", ["v6.0", "v5.1"], ROOT)
     assert len(dataset.round("v6.0")) == 224
     assert len(dataset.round("v5.1")) == 185
-    assert dataset.round("v6.0")["score_minutes"].notna().sum() == 65
+    assert dataset.round("v6.0")["score_minutes"].notna().sum() >= 96  # 65 before the runs read in data/rounds/v6.0
     assert (dataset.results["score_source"] != "").all()
     assert set(dataset.results["benchmark"]) <= set(dataset.benchmarks.index)
 

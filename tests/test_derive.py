@@ -2,13 +2,13 @@ import pytest
 
 from site_builder.config import load_config
 from site_builder.data import RESULT_OPTIONAL_COLUMNS, RESULT_SCHEMA
-from site_builder.derive import COLUMNS, OPTIONAL_SOURCE_COLUMNS, derive_all
+from site_builder.derive import COLUMNS, OPTIONAL_SOURCE_COLUMNS, derive_all, derived_rounds
 from site_builder.errors import SiteError
 from site_builder.hardware import load_hardware
 from tests.conftest import ROOT, SHARED_DATA
 
 HARDWARE = load_hardware(ROOT / "data", ROOT)
-ROUNDS = load_config(ROOT).rounds  # the rounds come from site.toml, not from a list in the code
+ROUNDS = derived_rounds(load_config(ROOT))  # the rounds come from site.toml, not from a list in the code
 
 
 @pytest.mark.parametrize("model, expected", [
@@ -30,7 +30,7 @@ def test_accelerator_types(model, expected):
 @pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="../shared/data/mlperf-training is not present "
                     "(it is beside the project checkout only, not in a user's clone)")
 def test_shipped_data_regenerates_without_difference():
-    derived = derive_all(SHARED_DATA, ROUNDS, HARDWARE)
+    derived = derive_all(SHARED_DATA, ROUNDS, HARDWARE, ROOT / "data")
     assert sorted(derived) == sorted(f"rounds/{name}/results.csv" for name in ROUNDS)
     for relative, text in derived.items():
         assert text.splitlines()[0] == ",".join(COLUMNS)  # the provenance columns are part of the files

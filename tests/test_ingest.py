@@ -138,6 +138,16 @@ def test_raw_sample_scores_and_systems_equal_the_published_table():
                                                                   "llama2_70b_lora")]["notes"]
     assert not (RAW_SAMPLE / "University-of-Florida/results/hpg.dgxb200x8.n1/dlrm_dcnv2/scaling.json").exists()
     assert [row["benchmark"] for row in report.rows] == ["dlrm_dcnv2", "llama2_70b_lora"]
+    # the run table: the shipped v5.1 one was made by the same command on the whole repository
+    shipped_runs = {(r["submitter_dir"], r["system_id"], r["benchmark"], r["result_file"]): r
+                    for r in csv.DictReader((ROOT / "data/rounds/v5.1/runs.csv").open(encoding="utf-8"))}
+    runs = list(csv.DictReader(io.StringIO(report.runs_csv_text)))
+    assert len(runs) == 20
+    for run in runs:
+        assert run == shipped_runs[run["submitter_dir"], run["system_id"], run["benchmark"], run["result_file"]]
+    for key, row in ingested.items():  # the summarizer's per-run minutes, to the digit
+        assert ";".join(run["run_minutes"] for run in runs if (run["submitter_dir"], run["system_id"],
+                                                                run["benchmark"]) == key) == row["run_minutes"]
 
 
 # --- synthetic repositories -----------------------------------------------------------------------------
