@@ -65,7 +65,7 @@ def families(results: pd.DataFrame, catalog: list[str], rounds: list[str],
 
 def fastest_by_round(results: pd.DataFrame, benchmarks, rounds: list[str], scale: int | None = None) -> pd.DataFrame:
     """One row per benchmark and round with results in scope (all of them, or those of `scale` accelerators):
-    the fastest scored result (ties: submitter, then system id, as `metrics.fastest_per_benchmark`), and how many
+    the fastest scored result of new runs (not logs carried over from an earlier round) (ties: submitter, then system id, as `metrics.fastest_per_benchmark`), and how many
     results the scope has and how many of them are unscored. A scope without a score keeps its row, score empty."""
     rows = []
     scope = _in_rounds(results, rounds)
@@ -80,6 +80,7 @@ def fastest_by_round(results: pd.DataFrame, benchmarks, rounds: list[str], scale
             scored = metrics.scored(group)
             row = {"benchmark": benchmark, "round": round_name, "results": len(group),
                    "unscored": len(group) - len(scored)}
+            scored = metrics.new_runs(scored)  # counted above, but an earlier round's logs are not this round's best
             if len(scored):
                 best = scored.sort_values(["score_minutes", "submitter", "system_id"]).iloc[0]
                 row.update({name: best[name] for name in RESULT_FIELDS})
@@ -158,6 +159,7 @@ def records(results: pd.DataFrame, catalog: list[str], rounds: list[str]) -> pd.
         scored = metrics.scored(entries)
         row = {"benchmark": benchmark, "first_round": ran[0], "last_round": ran[-1], "rounds": len(ran),
                "results": len(entries), "unscored": len(entries) - len(scored)}
+        scored = metrics.new_runs(scored)  # logs published again set no record: their first round did
         if len(scored):
             # a tie goes to the earlier round (it set the time first), then as in `fastest_by_round`
             position = scored["round"].map({r: i for i, r in enumerate(_ordered(rounds))})

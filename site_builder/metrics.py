@@ -33,6 +33,14 @@ def scored(results: pd.DataFrame) -> pd.DataFrame:
     return results[results["score_minutes"].notna()]
 
 
+def new_runs(results: pd.DataFrame) -> pd.DataFrame:
+    """The results that are new runs: not an earlier round's logs published again (`carried_over_from`). A carried
+    result is listed in its round, marked, but sets no record and is no round's progress."""
+    if "carried_over_from" not in results.columns:
+        return results
+    return results[results["carried_over_from"].fillna("").astype(str) == ""]
+
+
 def systems(results: pd.DataFrame) -> pd.DataFrame:
     """One row per (submitter, system_id), with the system columns of its first result."""
     return results.drop_duplicates(SYSTEM_KEY).sort_values(SYSTEM_KEY)

@@ -160,3 +160,19 @@ def test_the_committed_rules_table_is_what_mlperf_logging_gives(site):
     rows = rules_data.rules_rows(dataset, rounds, Path(logging.__file__).parent, version("mlperf-logging"))
     committed = pd.read_csv(DATA / "rules.csv", dtype=str, keep_default_na=False)
     assert committed.to_dict("records") == [{k: str(v) for k, v in row.items()} for row in rows]
+
+
+def test_logs_published_again_set_no_record_and_are_no_rounds_best(site):
+    """A carried-over result (the same logs as an earlier round's) is counted in its round, but the round's
+    fastest and the records come from new runs only; made the fastest by hand, it is passed over."""
+    dataset, rounds = site
+    results = dataset.results.copy()
+    carried = (results["round"] == "v6.0") & (results["system_id"] == "Zeus_16xH100_SXM_80GB") & (
+        results["benchmark"] == "llama2_70b_lora")
+    assert results.loc[carried, "carried_over_from"].tolist() == ["v5.1/Cisco/hpf_n16"]
+    results.loc[carried, "score_minutes"] = 0.001  # faster than anything: still not this round's best
+    table = history.fastest_by_round(results, ["llama2_70b_lora"], rounds).set_index("round")
+    assert table.loc["v6.0", "system_id"] != "Zeus_16xH100_SXM_80GB"
+    assert table.loc["v6.0", "results"] == (dataset.round("v6.0")["benchmark"] == "llama2_70b_lora").sum()
+    record = history.records(results, ["llama2_70b_lora"], rounds).iloc[0]
+    assert record["system_id"] != "Zeus_16xH100_SXM_80GB"

@@ -4,8 +4,8 @@
     python3 tools/index-reading/to_runs.py READING_DIR data/rounds/v6.0
 
 READING_DIR holds assign/NAME.csv (what each reader was given) and out/NAME.jsonl (what each recorded, checked
-by record.py): readers named reader_*, and a second, independent reader named verifier*. Written into the
-round's folder: runs.csv (every run read, the readers' records first, a verifier's where no reader read the
+by record.py): readers named reader_*, and a second, independent reader named verifier*. The round's folder
+keeps what earlier sessions read, and this folder's records are added to it (running it twice adds nothing): runs.csv (every run read, the readers' records first, a verifier's where no reader read the
 log), scaling.csv (the scaling.json factors read) and runs_second_reading.csv (a verifier's records of logs a
 reader read too; tests/test_runs.py requires the two readings to agree). Only figures are written, never a
 log's text. A log no one finished reading is left out, so that derive-data leaves its result unscored ("N of M
@@ -35,13 +35,25 @@ def main():
     args = parser.parse_args()
     readers = sorted(p.stem for p in (args.reading / "assign").glob("reader_*.csv"))
     verifiers = sorted(p.stem for p in (args.reading / "assign").glob("verifier*.csv"))
-    runs, factors = rows_of(args, readers)
-    read = {(r["submitter_dir"], r["system_id"], r["benchmark"], r["result_file"]) for r in runs}
+    # What earlier sessions read stays as it is; this folder's records are added to it.
+    runs, second = existing(args.out / "runs.csv"), existing(args.out / "runs_second_reading.csv")
+    factors = existing(args.out / "scaling.csv")
+    log = lambda r: (r["submitter_dir"], r["system_id"], r["benchmark"], r["result_file"])  # noqa: E731
+    result = lambda r: (r["submitter_dir"], r["system_id"], r["benchmark"])  # noqa: E731
+    new_runs, new_factors = rows_of(args, readers)
     checked, more_factors = rows_of(args, verifiers)
-    second = [r for r in checked if (r["submitter_dir"], r["system_id"], r["benchmark"], r["result_file"]) in read]
-    runs += [r for r in checked if (r["submitter_dir"], r["system_id"], r["benchmark"], r["result_file"]) not in read]
-    known = {(f["submitter_dir"], f["system_id"], f["benchmark"]) for f in factors}
-    factors += [f for f in more_factors if (f["submitter_dir"], f["system_id"], f["benchmark"]) not in known]
+    read = {log(r) for r in runs}
+    runs += [r for r in new_runs if log(r) not in read]
+    read = {log(r) for r in runs}
+    read_twice = {log(r) for r in second}
+    first_by = {log(r): r["source"] for r in runs}
+    second += [r for r in checked if log(r) in read and log(r) not in read_twice and first_by[log(r)] != r["source"]]
+    runs += [r for r in checked if log(r) not in read]
+    known = {result(f) for f in factors}
+    for factor in new_factors + more_factors:
+        if result(factor) not in known:
+            factors.append(factor)
+            known.add(result(factor))
     write(args.out / "runs.csv", RUN_COLUMNS, runs)
     write(args.out / "runs_second_reading.csv", RUN_COLUMNS, second)
     write(args.out / "scaling.csv", ("submitter_dir", "system_id", "benchmark", "scaling_factor", "source"), factors)
@@ -59,6 +71,13 @@ def write(path, columns, rows):
         writer = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
         writer.writeheader()
         writer.writerows(sorted(rows, key=order))
+
+
+def existing(path):
+    if not path.is_file():
+        return []
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
 
 
 def finished(record):
