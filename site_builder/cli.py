@@ -408,6 +408,7 @@ def ingest(path: Path, round_name: str, out: Path | None, ruleset: str | None, s
     from site_builder.errors import Problem, SiteError
     from site_builder.hardware import load_hardware
     from site_builder.ingest import ingest_results
+    from site_builder.rounds import load_round_info
 
     if not _ROUND.match(round_name):  # it names a folder: '../../x' would write outside the project
         _fail(SiteError(Problem(f"--round {round_name!r} is not 'v' and two numbers, as in site.toml (like v2.3)")),
@@ -421,13 +422,21 @@ def ingest(path: Path, round_name: str, out: Path | None, ruleset: str | None, s
     for option, target in (("--out", out), ("--runs", runs_out)):
         if target is not None and str(target) != "-":
             _refuse_unless_replaceable(option, target)
+    from site_builder.errors import Collector
     from site_builder.parallel import default_jobs
+    from site_builder.runs import earlier_runs
 
+    found = Collector()
+    earlier = earlier_runs(config.data_dir, round_name, found)  # to recognize logs published again
+    if found.problems:
+        _fail(SiteError(found.problems), "ingest failed", "; nothing was read")
     started = time.monotonic()
     with contextlib.ExitStack() as stack:
         try:
             report = ingest_results(path, round_name, hardware, ruleset, _ingest_progress(stack, started),
-                                    jobs=jobs or default_jobs())
+                                    jobs=jobs or default_jobs(),
+                                    checker=load_round_info(config.data_dir, round_name, root).checker,
+                                    earlier=earlier)
         except SiteError as error:
             stack.close()
             _fail(error, "ingest failed", "; nothing was written")

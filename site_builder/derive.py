@@ -8,8 +8,8 @@ pattern matches the submitter's model name), the score's method as an id and its
 result's per-run minutes, so that pages never parse prose. The per-run figures come from the round's run tables
 (site_builder/runs.py): the source's `runs_extracted.csv` and the project's own `data/rounds/<round>/runs.csv`;
 a result the source has no score for is scored from them, as the summarizer would, when every run was read.
-A result whose runs are runs of a result of the previous round (the same logs published again) names that
-result in `carried_over_from`. The rounds are the configuration's round and previous round. Rows are sorted so
+A result whose runs are runs of a result of an earlier round (the same logs published again; the earlier rounds'
+run tables, data/rounds/<round>/runs.csv) names that result in `carried_over_from`. The rounds are the configuration's round and previous round. Rows are sorted so
 the output is stable.
 """
 
@@ -87,14 +87,13 @@ def _run_minutes(runs: list[run_tables.Run]) -> str:
 @dataclass(frozen=True)
 class RoundRuns:
     """What a round's derivation reads besides its source table: runs, scaling factors, required run counts and
-    the previous round's runs (to recognize logs published again)."""
+    the earlier rounds' runs (to recognize logs published again)."""
 
     runs: dict
     project_runs: frozenset
     scaling: dict
     runs_required: dict
     earlier: dict
-    earlier_round: str | None
     round_name: str
 
     def table_of(self, key) -> str:
@@ -109,8 +108,7 @@ class RoundRuns:
                                      int(row.get("number_of_runs") or 0), float(factor) if factor else 1.0)
 
 
-def read_round_runs(source_dir: Path, data_dir: Path | None, round_name: str, earlier_round: str | None,
-                    problems: Collector) -> RoundRuns:
+def read_round_runs(source_dir: Path, data_dir: Path | None, round_name: str, problems: Collector) -> RoundRuns:
     shared = run_tables.read_runs(source_dir / round_name / "runs_extracted.csv", problems)
     project: dict = {}
     scaling: dict = {}
@@ -120,18 +118,14 @@ def read_round_runs(source_dir: Path, data_dir: Path | None, round_name: str, ea
         folder = data_dir / "rounds" / round_name
         project = run_tables.read_runs(folder / "runs.csv", problems, run_tables.PROJECT_RUN_COLUMNS)
         scaling = run_tables.read_scaling(folder / "scaling.csv", problems)
-        if earlier_round is not None:
-            earlier = run_tables.merge_runs([
-                run_tables.read_runs(source_dir / earlier_round / "runs_extracted.csv", problems),
-                run_tables.read_runs(data_dir / "rounds" / earlier_round / "runs.csv", problems,
-                                     run_tables.PROJECT_RUN_COLUMNS)], problems)
+        earlier = run_tables.earlier_runs(data_dir, round_name, problems)
         benchmarks = data_dir / "benchmarks.csv"
         if benchmarks.is_file():
             with benchmarks.open(newline="", encoding="utf-8") as handle:
                 required = {row["id"]: int(row["runs_per_result"]) for row in csv.DictReader(handle)
                             if row.get("runs_per_result", "").isdigit()}
     merged = run_tables.merge_runs([shared, project], problems)
-    return RoundRuns(merged, frozenset(project), scaling, required, earlier, earlier_round, round_name)
+    return RoundRuns(merged, frozenset(project), scaling, required, earlier, round_name)
 
 
 def _scored_columns(row: dict[str, str], key, found: RoundRuns, where, problems: Collector) -> dict[str, str]:
@@ -176,7 +170,7 @@ def derive_round(source_csv: Path, hardware: Hardware, problems: Collector, foun
     be read)."""
     shown = source_csv.as_posix()
     if found is None:
-        found = read_round_runs(source_csv.parent.parent, None, source_csv.parent.name, None, problems)
+        found = read_round_runs(source_csv.parent.parent, None, source_csv.parent.name, problems)
     carried = run_tables.carried_over(found.runs, found.earlier)
     text, problem = sources.decode_text(source_csv.read_bytes(), shown)
     if problem is not None:
@@ -230,8 +224,7 @@ def derive_round(source_csv: Path, hardware: Hardware, problems: Collector, foun
                 # a result's runs only once every log of it was read: a part would look like the whole
                 "run_minutes": _run_minutes(found.runs[key]) if len(found.runs.get(key, ())) == int(
                     row.get("number_of_runs") or -1) else "",
-                "carried_over_from": (f"{found.earlier_round}/{carried[key][0]}/{carried[key][1]}"
-                                      if key in carried else ""),
+                "carried_over_from": "/".join(carried[key][:3]) if key in carried else "",
             })
     except csv.Error as exc:
         problems.error(f"unreadable CSV: {exc}", shown, reader.line_num or 1)
@@ -245,8 +238,7 @@ def derive_round(source_csv: Path, hardware: Hardware, problems: Collector, foun
 
 
 def derived_rounds(config) -> list[str]:
-    """The rounds derive-data derives: the configuration's round, then its previous round (whose runs show which
-    of the round's results are logs published again)."""
+    """The rounds derive-data derives: the configuration's round, then its previous round."""
     return [config.round] + ([config.compared_round] if config.compared_round else [])
 
 
@@ -254,17 +246,16 @@ def derive_all(source_dir: Path, rounds: list[str], hardware: Hardware, data_dir
                ) -> dict[str, str]:
     """Map of data-relative path -> CSV text for every round; all problems reported together.
 
-    `rounds` lists the newest first (the configuration's round, then its previous round); `data_dir`, the
-    project's data folder, holds the project's own run tables and scaling factors."""
+    `data_dir`, the project's data folder, holds the project's own run tables and scaling factors, and the run
+    tables of earlier rounds."""
     problems = Collector()
     outputs = {}
-    for index, round_name in enumerate(rounds):
+    for round_name in rounds:
         source = source_dir / round_name / "results.csv"
         if not source.is_file():
             problems.error(f"missing source table {source}")
             continue
-        earlier = rounds[index + 1] if index + 1 < len(rounds) else None
-        found = read_round_runs(source_dir, data_dir, round_name, earlier, problems)
+        found = read_round_runs(source_dir, data_dir, round_name, problems)
         derived = derive_round(source, hardware, problems, found)
         if derived is not None:
             outputs[f"rounds/{round_name}/results.csv"] = derived

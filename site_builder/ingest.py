@@ -38,9 +38,11 @@ from typing import Callable
 
 from site_builder import parallel
 from site_builder.derive import COLUMNS, HOSTING
+from site_builder import runs as run_tables
 from site_builder.runs import PROJECT_RUN_COLUMNS
-from site_builder.errors import Problem, SiteError
+from site_builder.errors import Collector, Problem, SiteError
 from site_builder.hardware import Hardware
+from site_builder.rounds import CheckerDeclaration
 
 USAGE = "training"
 # A run log is a few MB (the largest published ones under 20 MB); one over this is refused, not read.
@@ -393,8 +395,15 @@ def _organizations(repo: Path) -> list[Path]:
 
 
 def ingest_results(repo: Path, round_name: str, hardware: Hardware, ruleset: str | None = None,
-                   progress: Callable[[int, int, str], None] | None = None, jobs: int = 1) -> Ingested:
+                   progress: Callable[[int, int, str], None] | None = None, jobs: int = 1,
+                   checker: CheckerDeclaration | None = None, earlier: dict | None = None) -> Ingested:
     """Read every result of an official training results repository (or one submitter's folder).
+
+    `checker` (round.toml's [checker]) says what the round's own release of the compliance checker reported as
+    warnings that today's package reports as errors: those findings count as warnings, as they did when the
+    round was reviewed, and the score's source says which release's rules scored it. `earlier` (the earlier
+    rounds' run tables, `runs.earlier_runs`): a result whose every run is one of theirs names it in
+    `carried_over_from`, the same logs published again.
 
     Each result becomes one row of our schema, sorted by benchmark, submitter and system. A result
     that cannot be scored keeps its row, without a score and with the reason in score_source, and is
@@ -415,18 +424,19 @@ def ingest_results(repo: Path, round_name: str, hardware: Hardware, ruleset: str
     if not results:
         raise SiteError(Problem("no results found: expected SUBMITTER/systems/*.json and "
                                 "SUBMITTER/results/SYSTEM/BENCHMARK/result_*.txt", typed))
-    tool = f"mlperf_logging.result_summarizer {tools['version']}, {USAGE} rules {ruleset} (ingested by site-builder)"
+    rules = f"{USAGE} rules {ruleset}" + (f" as released in {checker.release}" if checker else "")
+    tool = f"mlperf_logging.result_summarizer {tools['version']}, {rules} (ingested by site-builder)"
     problems: list[Problem] = []
     systems: dict[Path, dict[str, str] | str] = {}  # system folder -> its columns, or why there are none
     for org, system_dir, _ in results:
         if system_dir not in systems:
             systems[system_dir] = _system(org, system_dir.name, repo, hardware, problems)
-    shared = _Round(tools, ruleset, repo, round_name, tool, systems)
+    shared = _Round(tools, ruleset, repo, round_name, tool, systems, checker)
     if progress is not None:
         progress(0, len(results), "")
     rows = []
     run_rows = []
-    with _linear_reading():  # installed before the workers fork: they inherit it
+    with _linear_reading(), _as_released(checker):  # installed before the workers fork: they inherit them
         for done, (row, found, runs) in enumerate(parallel.each(_ingest_one, results, jobs, shared, chunk=1), 1):
             rows.append(row)
             run_rows += runs
@@ -435,16 +445,23 @@ def ingest_results(repo: Path, round_name: str, hardware: Hardware, ruleset: str
                 progress(done, len(results), row["_shown"])
     for row in rows:
         del row["_shown"]
-    rows.sort(key=lambda r: (r["benchmark"], r["submitter"], r["system_id"]))
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
     run_rows.sort(key=lambda r: (r["submitter_dir"], r["system_id"], r["benchmark"], _run_number(Path(r["result_file"]))))
     runs_out = io.StringIO()
     writer = csv.DictWriter(runs_out, fieldnames=PROJECT_RUN_COLUMNS, lineterminator="\n")
     writer.writeheader()
     writer.writerows(run_rows)
+    if earlier:
+        found = Collector()
+        carried = run_tables.carried_over(run_tables.runs_of_text(runs_out.getvalue(), "runs", found,
+                                                                  PROJECT_RUN_COLUMNS), earlier)
+        for row in rows:
+            owner = carried.get((row["submitter_dir"], row["system_id"], row["benchmark"]))
+            row["carried_over_from"] = "/".join(owner[:3]) if owner else ""
+    rows.sort(key=lambda r: (r["benchmark"], r["submitter"], r["system_id"]))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
     return Ingested(out.getvalue(), rows, problems, tool, runs_out.getvalue())
 
 
@@ -458,6 +475,7 @@ class _Round:
     round_name: str
     tool: str
     systems: dict
+    checker: CheckerDeclaration | None = None
 
 
 def _ingest_one(shared: _Round, result: tuple[Path, Path, Path]
@@ -480,6 +498,8 @@ def _ingest_one(shared: _Round, result: tuple[Path, Path, Path]
         row.update(_score(bench_dir, benchmark, system, row["submitter"], row["division"], shared.ruleset,
                           shared.tools, shown, problems, shared.repo))
         row["score_source"] = shared.tool
+        if shared.checker is not None:
+            row["notes"] = "; ".join([row["notes"], f"compliance as in {shared.checker.release}: {shared.checker.note}"])
     except _Failed as failure:
         row.update(score_minutes="", rcp_scaling_factor="", notes="; ".join(failure.notes),
                    score_source=f"not computed: {failure}", score_method="not-computed", score_decimals="",
@@ -553,6 +573,32 @@ class _ParsedOnce:
             self.last = (None, None)  # a failed parse must not leave the previous log's lines behind
             self.last = (key, self.parse(filename, ruleset=ruleset))
         return self.last[1]
+
+
+@contextlib.contextmanager
+def _as_released(checker: CheckerDeclaration | None):
+    """While this holds, the compliance checker reports the findings `checker` names as warnings, as the round's
+    own release did (its other findings are errors, as always)."""
+    if checker is None or not checker.warnings:
+        yield
+        return
+    from mlperf_logging.compliance_checker import mlp_compliance
+
+    cls = mlp_compliance.ComplianceChecker
+    original = cls.put_message
+    accepted = tuple(checker.warnings)
+
+    def put_message(self, msg, key=None):
+        if isinstance(msg, str) and msg.startswith(accepted):
+            self.warnings[key or msg] = msg
+            return
+        original(self, msg, key)
+
+    cls.put_message = put_message
+    try:
+        yield
+    finally:
+        cls.put_message = original
 
 
 @contextlib.contextmanager

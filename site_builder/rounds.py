@@ -6,7 +6,9 @@ its name and no repository links are shown.
 
 Its optional `[charts]` table declares what the round's charts feature (see `ChartsDeclaration`); what
 it leaves out is derived from the results. Names in it are checked against the data once the data is
-loaded (`site_builder.charts.features`), with the line of this file.
+loaded (`site_builder.charts.features`), with the line of this file. Its optional `[checker]` table says where
+the compliance checker the round was reviewed with differs from today's mlperf-logging (`CheckerDeclaration`),
+so that `site-builder ingest` scores the round's results as they were scored when they were published.
 """
 
 from __future__ import annotations
@@ -46,6 +48,20 @@ class ChartsDeclaration:
 
 
 @dataclass(frozen=True)
+class CheckerDeclaration:
+    """The `[checker]` table of round.toml: what the round's own release of the compliance checker accepted that
+    today's mlperf-logging refuses. A published result is scored by its round's rules as they were released."""
+
+    release: str
+    """The checker the round was reviewed with (e.g. "mlcommons/logging 1.1.0-rc4")."""
+    warnings: tuple[str, ...]
+    """The starts of the findings that release reported as warnings and today's package reports as errors; a run
+    whose only errors start so is counted, as it was then."""
+    note: str
+    """Which rule changed, since which version, with its source: the difference written down as a fact."""
+
+
+@dataclass(frozen=True)
 class BenchmarkName:
     """How one of the round's benchmark ids is shown, and which benchmark it is in later rounds."""
 
@@ -72,6 +88,8 @@ class RoundInfo:
     benchmarks: dict[str, BenchmarkName] = field(default_factory=dict)
     """The `[benchmarks]` table: benchmark id as the round's results name it -> its display name, and the id it
     has in data/benchmarks.csv when that differs (a folder still named for the model the benchmark replaced)."""
+    checker: CheckerDeclaration | None = None
+    """Where the round's own compliance checker differs from today's, when the file says so."""
 
 
 # key -> (type, description); unknown keys are errors.
@@ -82,6 +100,7 @@ _SCHEMA = {
     "results_repository": (str, "URL of the public results repository"),
     "charts": (dict, "what the round's charts feature"),
     "benchmarks": (dict, "benchmark id = display name, or = { name = ..., same_as = id }"),
+    "checker": (dict, "release, warnings and note: where the round's own compliance checker differs from today's"),
 }
 _CHARTS_SCHEMA = {
     "scaling_benchmark": "benchmark id of the scaling showcase",
@@ -178,6 +197,26 @@ def _benchmark_names(raw: dict, text: str, shown: str, problems: Collector) -> d
     return names
 
 
+def _checker_declaration(raw: dict, text: str, shown: str, problems: Collector) -> CheckerDeclaration | None:
+    line = _line_of(text, "checker") or _line_of(text, "release", "checker")
+    known = {"release": str, "warnings": list, "note": str}
+    bad = False
+    for key in raw:
+        if key not in known:
+            problems.error(f"unknown key '{key}' in [checker]", shown, _line_of(text, key, "checker") or line,
+                           hint="known keys: " + ", ".join(known))
+            bad = True
+    for key, kind in known.items():
+        value = raw.get(key)
+        if value is None or not isinstance(value, kind) or (kind is list and not (value and _is_text_list(value))):
+            problems.error(f"[checker] needs '{key}' as {'a list of texts' if kind is list else 'text'}", shown,
+                           _line_of(text, key, "checker") or line)
+            bad = True
+    if bad:
+        return None
+    return CheckerDeclaration(release=raw["release"], warnings=tuple(raw["warnings"]), note=raw["note"])
+
+
 def load_round_info(data_dir: Path, round_name: str, root: Path | None = None) -> RoundInfo:
     """The round's declared facts; every unknown key or wrong type is reported together."""
     path = data_dir / "rounds" / round_name / ROUND_FILE
@@ -192,7 +231,7 @@ def load_round_info(data_dir: Path, round_name: str, root: Path | None = None) -
         line, col = (int(match.group(1)), int(match.group(2))) if match else (None, None)
         raise SiteError(Problem(f"invalid TOML: {exc}", shown, line, col)) from None
     problems = Collector()
-    charts, benchmarks = None, {}
+    charts, benchmarks, checker = None, {}, None
     for key, value in raw.items():
         if key not in _SCHEMA:
             problems.error(f"unknown key '{key}'", shown, _line_of(text, key),
@@ -206,11 +245,13 @@ def load_round_info(data_dir: Path, round_name: str, root: Path | None = None) -
             charts = _charts_declaration(value, text, shown, problems)
         elif key == "benchmarks":
             benchmarks = _benchmark_names(value, text, shown, problems)
+        elif key == "checker":
+            checker = _checker_declaration(value, text, shown, problems)
     problems.raise_if_any()
     return RoundInfo(name=round_name, label=raw.get("label", round_name), published=raw.get("published"),
                      announcement=raw.get("announcement"),
                      results_repository=raw.get("results_repository", "").rstrip("/") or None, charts=charts,
-                     benchmarks=benchmarks)
+                     benchmarks=benchmarks, checker=checker)
 
 
 def result_folder_url(info: RoundInfo, submitter_dir: str, system_id: str, benchmark: str) -> str | None:

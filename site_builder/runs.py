@@ -52,7 +52,8 @@ class Run:
 
     @property
     def number(self) -> int:
-        return int(re.search(r"(\d+)", self.result_file).group(1))
+        digits = re.search(r"(\d+)", self.result_file)
+        return int(digits.group(1)) if digits else -1
 
     @property
     def converged(self) -> bool:
@@ -97,6 +98,12 @@ def read_runs(path: Path, problems: Collector, columns: tuple[str, ...] = RUN_CO
     if problem is not None:
         problems.problems.append(problem)
         return {}
+    return runs_of_text(text, shown, problems, columns)
+
+
+def runs_of_text(text: str, shown: str, problems: Collector, columns: tuple[str, ...] = RUN_COLUMNS
+                 ) -> dict[ResultKey, list[Run]]:
+    """`read_runs` of a table's text (`shown` names it in problems)."""
     reader = csv.DictReader(io.StringIO(text, newline=""))
     missing = [c for c in columns if c not in (reader.fieldnames or [])]
     if missing:
@@ -108,8 +115,8 @@ def read_runs(path: Path, problems: Collector, columns: tuple[str, ...] = RUN_CO
         if None in row or None in row.values():
             problems.error(f"row has a different number of fields than the header ({len(reader.fieldnames)})", *where)
             continue
-        if not re.fullmatch(r"result_\d+\.txt", row["result_file"]):
-            problems.error(f"result_file {row['result_file']!r} is not a run log's name (result_N.txt)", *where)
+        if not re.fullmatch(r"result_[^/\\]+\.txt", row["result_file"]):  # as the summarizer's glob result_*.txt
+            problems.error(f"result_file {row['result_file']!r} is not a run log's name (result_*.txt)", *where)
             continue
         start = _milliseconds(row["run_start_ms"], "run_start_ms", where, problems)
         stop = _milliseconds(row["run_stop_ms"], "run_stop_ms", where, problems)
@@ -135,7 +142,21 @@ def read_runs(path: Path, problems: Collector, columns: tuple[str, ...] = RUN_CO
                            f"{runs[key][row['result_file']].where[1]})", *where)
             continue
         runs[key][row["result_file"]] = run
-    return {key: sorted(items.values(), key=lambda r: r.number) for key, items in runs.items()}
+    return {key: sorted(items.values(), key=lambda r: (r.number, r.result_file)) for key, items in runs.items()}
+
+
+def earlier_runs(data_dir: Path, round_name: str, problems: Collector) -> dict[tuple[str, ...], list[Run]]:
+    """Every run of the rounds before `round_name` that have a run table (data/rounds/<round>/runs.csv), keyed
+    (round, submitter_dir, system_id, benchmark): what a round's results are compared with to find logs
+    published again."""
+    from site_builder.rounds import discover_rounds, round_order
+
+    found: dict[tuple[str, ...], list[Run]] = {}
+    for name in discover_rounds(data_dir):
+        if round_order(name) < round_order(round_name):
+            table = read_runs(data_dir / "rounds" / name / "runs.csv", problems, PROJECT_RUN_COLUMNS)
+            found.update({(name, *key): items for key, items in table.items()})
+    return found
 
 
 def merge_runs(tables: list[dict[ResultKey, list[Run]]], problems: Collector) -> dict[ResultKey, list[Run]]:
@@ -220,10 +241,12 @@ def score_runs(runs: list[Run], runs_required: int, number_of_runs: int, factor:
     return Scored(mean * factor, factor, mean, "")
 
 
-def carried_over(runs: dict[ResultKey, list[Run]], earlier: dict[ResultKey, list[Run]]) -> dict[ResultKey, ResultKey]:
+def carried_over(runs: dict[ResultKey, list[Run]], earlier: dict[tuple[str, ...], list[Run]]
+                 ) -> dict[ResultKey, tuple[str, ...]]:
     """Results whose every run is a run of one earlier result (the same start and stop, to the millisecond):
-    the same logs published again, not new runs. Result -> the earlier result."""
-    owner: dict[tuple[int, int], ResultKey] = {}
+    the same logs published again, not new runs. Result -> the earlier result's key (the first one a run
+    belongs to, in the order of `earlier`: the oldest round first, as `earlier_runs` reads them)."""
+    owner: dict[tuple[int, int], tuple[str, ...]] = {}
     for key, items in earlier.items():
         for run in items:
             if run.interval is not None:

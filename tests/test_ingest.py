@@ -18,10 +18,13 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
+from site_builder import runs as run_tables
 from site_builder.cli import main
 from site_builder.data import load_dataset
+from site_builder.errors import Collector
 from site_builder.hardware import load_hardware
 from site_builder.ingest import ingest_results
+from site_builder.rounds import CheckerDeclaration
 from tests.conftest import PATIENCE, ROOT, SHARED_DATA
 
 pytest.importorskip("mlperf_logging", reason="mlperf-logging (the ingest extra) is not installed")
@@ -39,7 +42,7 @@ SYSTEM = {
 
 
 def mllog_run(path: Path, minutes: float, converged: bool = True, samples: int = 3456,
-              start_ms: int = 1_760_000_000_000) -> None:
+              start_ms: int = 1_760_000_000_000, omit: tuple[str, ...] = ()) -> None:
     """A small llama2_70b_lora run log, in the real `:::MLLOG {...}` format, that the 5.1.0 compliance
     checker accepts; a run that does not converge never reaches the quality target and stops 'aborted'."""
     # 3456 samples is above the RCP mean for batch size 8 (3179), so no RCP normalization applies
@@ -60,7 +63,8 @@ def mllog_run(path: Path, minutes: float, converged: bool = True, samples: int =
                        ("opt_adamw_weight_decay", 0.0001), ("opt_gradient_clip_norm", 0.3),
                        ("gradient_accumulation_steps", 1), ("opt_learning_rate_training_steps", 1024),
                        ("opt_base_learning_rate", 0.0004), ("lora_rank", 16), ("lora_alpha", 32)]:
-        log(key, value)
+        if key not in omit:
+            log(key, value)
     t += 60_000
     log("init_stop", event="INTERVAL_END")
     log("run_start", event="INTERVAL_START")
@@ -81,11 +85,13 @@ SCORE = "10.2359"  # olympic mean of MINUTES: the eight middle runs
 
 
 def make_result(repo: Path, system: str = "acme_2x8", submitter: str = "Acme", benchmark: str = BENCHMARK,
-                minutes=MINUTES, not_converged=(), system_json: dict | None = SYSTEM, samples: int = 3456) -> Path:
+                minutes=MINUTES, not_converged=(), system_json: dict | None = SYSTEM, samples: int = 3456,
+                omit: tuple[str, ...] = (), start_ms: int = 1_760_000_000_000) -> Path:
     """SUBMITTER/results/SYSTEM/BENCHMARK/result_N.txt (+ SUBMITTER/systems/SYSTEM.json) under repo."""
     folder = repo / submitter / "results" / system / benchmark
     for number, value in enumerate(minutes):
-        mllog_run(folder / f"result_{number}.txt", value, converged=number not in not_converged, samples=samples)
+        mllog_run(folder / f"result_{number}.txt", value, converged=number not in not_converged, samples=samples,
+                  omit=omit, start_ms=start_ms + number * 100_000_000)
     (repo / submitter / "systems").mkdir(parents=True, exist_ok=True)
     if system_json is not None:
         (repo / submitter / "systems" / f"{system}.json").write_text(
@@ -566,3 +572,40 @@ def test_a_count_written_as_a_whole_float_is_read_and_a_fraction_is_not(tmp_path
     rows = {row["system_id"]: row for row in ingest_results(tmp_path, "v5.1", HARDWARE).rows}
     assert (rows["whole"]["number_of_nodes"], rows["whole"]["total_accelerators"]) == ("1", "8")
     assert rows["half"]["score_source"].startswith("not computed: system description Acme/systems/half.json has no integer")
+
+
+def test_a_round_is_scored_by_the_checker_it_was_reviewed_with(tmp_path):
+    """A finding the round's own release reported as a warning (round.toml [checker]) counts as one; any other
+    finding still fails the run, and the score says which release's rules scored it."""
+    make_result(tmp_path, omit=("lora_alpha",))
+    make_result(tmp_path, system="other_2x8", omit=("lora_alpha", "lora_rank"))
+    today = by_system(ingest_results(tmp_path, "v5.1", HARDWARE).rows)
+    assert {row["score_minutes"] for row in today.values()} == {""}
+    released = CheckerDeclaration(release="mlcommons/logging 5.1.0-rc9",
+                                  warnings=("Required EXACTLY_ONE occurrence of 'lora_alpha'",),
+                                  note="the release did not require lora_alpha")
+    rows = by_system(ingest_results(tmp_path, "v5.1", HARDWARE, checker=released).rows)
+    row = rows[("Acme", "acme_2x8", BENCHMARK)]
+    assert row["score_minutes"] == SCORE
+    assert "training rules 5.1.0 as released in mlcommons/logging 5.1.0-rc9" in row["score_source"]
+    assert row["notes"].endswith("compliance as in mlcommons/logging 5.1.0-rc9: the release did not require lora_alpha")
+    assert rows[("Acme", "other_2x8", BENCHMARK)]["score_minutes"] == ""  # lora_rank is still required
+
+
+def test_logs_published_again_are_marked_carried_over(tmp_path):
+    """The runs table of an earlier round: a result whose every run is one of its runs is carried over; one run
+    of its own makes it a new result."""
+    earlier_repo, later_repo = tmp_path / "earlier", tmp_path / "later"
+    make_result(earlier_repo)
+    first = ingest_results(earlier_repo, "v5.1", HARDWARE)
+    table = tmp_path / "runs.csv"
+    table.write_text(first.runs_csv_text, encoding="utf-8")
+    found = Collector()
+    earlier = {("v5.0", *key): runs for key, runs in run_tables.read_runs(
+        table, found, run_tables.PROJECT_RUN_COLUMNS).items()}
+    assert not found.problems and len(first.runs_csv_text.splitlines()) == 11
+    make_result(later_repo, system="acme_2x8")  # the same logs
+    make_result(later_repo, system="fresh_2x8", start_ms=1_770_000_000_000)  # new runs
+    rows = by_system(ingest_results(later_repo, "v5.1", HARDWARE, earlier=earlier).rows)
+    assert rows[("Acme", "acme_2x8", BENCHMARK)]["carried_over_from"] == "v5.0/Acme/acme_2x8"
+    assert rows[("Acme", "fresh_2x8", BENCHMARK)]["carried_over_from"] == ""

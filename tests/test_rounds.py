@@ -80,3 +80,27 @@ def test_a_bad_round_file_is_left_to_the_round_loader_by_the_data_loader(tmp_pat
     assert len(load_dataset(data, ["v5.1"], tmp_path).results) == 185
     with pytest.raises(SiteError, match="unknown key 'colour'"):
         load_round_info(data, "v5.1", tmp_path)
+
+
+def test_the_checker_a_round_was_reviewed_with_is_read_and_bad_tables_located(tmp_path):
+    folder = tmp_path / "rounds" / "v1.0"
+    folder.mkdir(parents=True)
+    (folder / "round.toml").write_text('[checker]\nrelease = "logging 1.0.0"\nwarnings = ["Required X"]\n'
+                                       'note = "X was optional then"\n')
+    checker = load_round_info(tmp_path, "v1.0").checker
+    assert (checker.release, checker.warnings, checker.note) == ("logging 1.0.0", ("Required X",), "X was optional then")
+    (folder / "round.toml").write_text('[checker]\nrelease = "logging 1.0.0"\nwarnings = []\nsince = "2.0"\n')
+    with pytest.raises(SiteError) as error:
+        load_round_info(tmp_path, "v1.0", tmp_path)
+    text = str(error.value)
+    assert "round.toml:4: error: unknown key 'since' in [checker]" in text
+    assert "round.toml:3: error: [checker] needs 'warnings' as a list of texts" in text
+    assert "round.toml:1: error: [checker] needs 'note' as text" in text
+
+
+def test_the_rounds_reviewed_with_another_checker_say_so():
+    """The shipped rounds whose release differs from today's mlperf-logging name the release and the rule."""
+    data = Path(__file__).resolve().parent.parent / "data"
+    for name, rule in (("v1.1", "weights_initialization"), ("v2.1", "opt_lamb_epsilon")):
+        checker = load_round_info(data, name).checker
+        assert checker is not None and rule in " ".join(checker.warnings) and "mlcommons/logging" in checker.release

@@ -78,7 +78,7 @@ def test_every_problem_of_a_run_table_is_located(tmp_path):
         (5, "run_minutes '2.0000' is not (run_stop_ms - run_start_ms) in minutes (1.0000)"),
         (6, "A/s/b/result_0.txt is listed twice (first at line 2)"),
         (7, "a run with a run_stop time needs its run_stop_status"),
-        (8, "result_file 'log.txt' is not a run log's name (result_N.txt)"),
+        (8, "result_file 'log.txt' is not a run log's name (result_*.txt)"),
     ]
 
 
