@@ -17,6 +17,7 @@ from site_builder.config import SiteConfig
 from site_builder.data import Dataset
 from site_builder.display_names import DisplayNames
 from site_builder.i18n import Language
+from site_builder.labels import availability_mark
 from site_builder.rounds import load_round_info, round_order
 from site_builder.views import RecordsView, RoundsView, SiteView
 
@@ -66,6 +67,7 @@ def record_rows(dataset: Dataset, rounds: list[str], main: str, config: SiteConf
             "current": record["last_round"] == ordered[-1], "results": int(record["results"]),
             "unscored": int(record["unscored"]), "rules_changed_in": list(dict.fromkeys(later)),
             "source": record["score_source"] if scored else "",
+            "availability": availability_mark(record["availability"], lang) if scored else "",
         })
     return rows
 

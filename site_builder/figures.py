@@ -236,9 +236,9 @@ def resolve(reference: str, context: FigureContext) -> ResultRef:
                           hint=_suggest(benchmark, context.dataset.benchmarks_in(round_name), "benchmarks"))
     prefix = "" if round_name == context.round else f"{round_name}:"
     if len(parts) == 2 and parts[1] == FASTEST:
-        with_score = metrics.scored(entries)
+        with_score = metrics.scored(metrics.closed(entries))  # the closed division's, as every ranking here
         if with_score.empty:
-            raise FigureError(f"no result of '{benchmark}' in {round_name} has a score")
+            raise FigureError(f"no closed-division result of '{benchmark}' in {round_name} has a score")
         return _ref(context, with_score.sort_values(["score_minutes", "submitter", "system_id"]).iloc[0])
     system_id = parts[-1]
     matches = entries[entries["system_id"] == system_id]

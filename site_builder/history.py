@@ -16,7 +16,7 @@ from site_builder.rounds import round_order
 FIXED_SCALE = 8
 SUCCESSORS_FILE = "successors.csv"
 RESULT_FIELDS = ["score_minutes", "submitter", "system_id", "system", "accelerator", "accelerator_vendor",
-                 "total_accelerators", "score_source"]
+                 "total_accelerators", "score_source", "availability", "carried_over_from"]
 # The kinds of rule change, in the order a chart lists them.
 CHANGE_KINDS = ("new", "target", "rcp", "retired")
 
@@ -64,11 +64,13 @@ def families(results: pd.DataFrame, catalog: list[str], rounds: list[str],
 
 
 def fastest_by_round(results: pd.DataFrame, benchmarks, rounds: list[str], scale: int | None = None) -> pd.DataFrame:
-    """One row per benchmark and round with results in scope (all of them, or those of `scale` accelerators):
-    the fastest scored result of new runs (not logs carried over from an earlier round) (ties: submitter, then system id, as `metrics.fastest_per_benchmark`), and how many
+    """One row per benchmark and round with closed-division results in scope (all of them, or those of `scale`
+    accelerators): the fastest scored result (ties: submitter, then system id, as `metrics.fastest_per_benchmark`;
+    one whose logs are an earlier round's says so in `carried_over_from`: a round whose best is carried over made no
+    progress, and its point is the earlier round's time, not a new one), and how many
     results the scope has and how many of them are unscored. A scope without a score keeps its row, score empty."""
     rows = []
-    scope = _in_rounds(results, rounds)
+    scope = metrics.closed(_in_rounds(results, rounds))
     if scale is not None:
         scope = scope[scope["total_accelerators"] == scale]
     by_benchmark = metrics.by_value(scope, "benchmark")
@@ -80,7 +82,6 @@ def fastest_by_round(results: pd.DataFrame, benchmarks, rounds: list[str], scale
             scored = metrics.scored(group)
             row = {"benchmark": benchmark, "round": round_name, "results": len(group),
                    "unscored": len(group) - len(scored)}
-            scored = metrics.new_runs(scored)  # counted above, but an earlier round's logs are not this round's best
             if len(scored):
                 best = scored.sort_values(["score_minutes", "submitter", "system_id"]).iloc[0]
                 row.update({name: best[name] for name in RESULT_FIELDS})
@@ -146,10 +147,10 @@ def participation(results: pd.DataFrame, rounds: list[str]) -> pd.DataFrame:
 
 
 def records(results: pd.DataFrame, catalog: list[str], rounds: list[str]) -> pd.DataFrame:
-    """Each benchmark's fastest scored result in `rounds` (catalog order), the round that set it, the rounds the
-    benchmark ran in (first, last) and how many of its results have no score. Each round's rules apply to its own
+    """Each benchmark's fastest scored closed-division result in `rounds` (catalog order), the round that set it,
+    the rounds the benchmark ran in (first, last) and how many of its closed results have no score. Each round's rules apply to its own
     results: a record set under other rules is marked by `rule_changes`, not adjusted."""
-    scope = _in_rounds(results, rounds)
+    scope = metrics.closed(_in_rounds(results, rounds))
     rows = []
     for benchmark in catalog:
         entries = scope[scope["benchmark"] == benchmark]

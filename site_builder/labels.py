@@ -91,6 +91,13 @@ def task_label(task: str, lang: Language) -> str:
     }.get(task, task)
 
 
+def availability_mark(availability, lang: Language) -> str:
+    """The mark a ranked result carries when its system was not available for purchase or rent: "preview" or
+    "research, development or internal"; "" for an available system (or an unknown status)."""
+    value = availability if isinstance(availability, str) else ""
+    return choice_label("availability", value, lang) if value in ("preview", "rdi") else ""
+
+
 def choice_label(column: str, value: str, lang: Language) -> str:
     """Translated name of a result's `availability` or `hosting` value."""
     _ = lang.gettext

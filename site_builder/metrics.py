@@ -33,6 +33,15 @@ def scored(results: pd.DataFrame) -> pd.DataFrame:
     return results[results["score_minutes"].notna()]
 
 
+def closed(results: pd.DataFrame) -> pd.DataFrame:
+    """The closed division's results: the ones MLPerf ranks against each other. An open-division result (its own
+    model changes allowed) is listed, labelled, but never ranked with them: every "fastest", record, comparison
+    and trend here is the closed division's. (A frame without the column, made by hand, is taken whole.)"""
+    if "division" not in results.columns:
+        return results
+    return results[results["division"] == "closed"]
+
+
 def new_runs(results: pd.DataFrame) -> pd.DataFrame:
     """The results that are new runs: not an earlier round's logs published again (`carried_over_from`). A carried
     result is listed in its round, marked, but sets no record and is no round's progress."""
@@ -65,9 +74,11 @@ def headline(results: pd.DataFrame) -> Headline:
 
 
 def fastest_per_benchmark(results: pd.DataFrame, benchmark_order: list[str] | None = None) -> pd.DataFrame:
-    """The fastest scored result of each benchmark; a benchmark with no score keeps a row with a missing score.
+    """The fastest scored closed-division result of each benchmark; a benchmark with no score keeps a row with a
+    missing score.
     A tie goes to the submitter name that sorts first, then to the system id; `BENCHMARK/fastest` in a
     figure and `best_per_accelerator` choose the same way (tests/test_boundaries.py)."""
+    results = closed(results)
     order = benchmark_order or sorted(results["benchmark"].unique())
     groups = by_value(results, "benchmark")
     rows = []
@@ -88,7 +99,7 @@ def fastest_per_benchmark(results: pd.DataFrame, benchmark_order: list[str] | No
 def scaling_series(results: pd.DataFrame, benchmark: str) -> pd.DataFrame:
     """Scored entries of one benchmark with, per submitter and accelerator series, the ideal time
     (linear scaling from the series' smallest scale) and the efficiency against the previous point."""
-    entries = scored(results[results["benchmark"] == benchmark])
+    entries = scored(closed(results[results["benchmark"] == benchmark]))
     # A system without accelerators (CPU only, in early rounds) has no place on a scale of accelerators.
     entries = entries[entries["total_accelerators"] > 0].copy()
     entries["series"] = entries["submitter"] + " · " + entries["accelerator"]
@@ -118,6 +129,7 @@ def round_over_round(current: pd.DataFrame, previous: pd.DataFrame) -> pd.DataFr
     where unscored results could reverse the direction (an unscored result can only be faster than the
     fastest known: a "slower" point is in doubt when most of the current round is unscored, a "faster"
     one when most of the previous round is)."""
+    current, previous = closed(current), closed(previous)
     now = fastest_per_benchmark(current).set_index("benchmark")
     before = fastest_per_benchmark(previous).set_index("benchmark")
     shared = [b for b in now.index if b in before.index]
@@ -150,7 +162,9 @@ def round_over_round(current: pd.DataFrame, previous: pd.DataFrame) -> pd.DataFr
 
 
 def best_per_accelerator(results: pd.DataFrame, benchmarks: list[str], accelerators: int = 8) -> pd.DataFrame:
-    """Fastest scored result per (benchmark, accelerator type) among systems of exactly `accelerators`."""
+    """Fastest scored closed-division result per (benchmark, accelerator type) among systems of exactly
+    `accelerators`."""
+    results = closed(results)
     entries = scored(results[results["benchmark"].isin(benchmarks) & (results["total_accelerators"] == accelerators)])
     best = entries.sort_values(["benchmark", "accelerator", "score_minutes", "submitter", "system_id"])
     return best.drop_duplicates(["benchmark", "accelerator"]).reset_index(drop=True)

@@ -24,10 +24,10 @@ from site_builder.data import Dataset
 from site_builder.display_names import DisplayNames
 from site_builder.figures import FigureContext
 from site_builder.i18n import Language
-from site_builder.labels import (choice_label, format_value, legend, qualified_verdict_label, scope_label,
+from site_builder.labels import (availability_mark, choice_label, format_value, legend, qualified_verdict_label, scope_label,
                                  score_detail, score_method_label, task_label, verdict_label)
 from site_builder.render import served_path
-from site_builder.rounds import RoundInfo, load_round_info, result_folder_url
+from site_builder.rounds import RoundInfo, load_round_info, result_folder_url, round_order
 from site_builder.shortcodes import BoundArticles, article_parts
 from site_builder.views import (
     ArticlesView,
@@ -97,9 +97,11 @@ def _run_minutes(text: str) -> list[tuple[float, int] | None]:
 
 def result_rows(entries: pd.DataFrame, lang: Language, info: RoundInfo | None = None,
                 names: DisplayNames | None = None) -> list[dict]:
-    """Table rows with their detail view: scored results fastest first, then unscored ones by scale."""
-    ordered = entries.assign(missing=entries["score_minutes"].isna()).sort_values(
-        ["missing", "score_minutes", "total_accelerators", "submitter", "system_id"])
+    """Table rows with their detail view: scored results fastest first, then unscored ones by scale; the open
+    division's after the closed division's, each labelled."""
+    # the open division after the closed one: never ranked together
+    ordered = entries.assign(missing=entries["score_minutes"].isna(), open=entries["division"] != "closed").sort_values(
+        ["open", "missing", "score_minutes", "total_accelerators", "submitter", "system_id"])
     names = names or DisplayNames()
     rows = []
     for row in ordered.to_dict("records"):  # plain dicts: a tenth of the cost of iterrows' Series
@@ -122,6 +124,8 @@ def result_rows(entries: pd.DataFrame, lang: Language, info: RoundInfo | None = 
             "source": row["score_source"], "runs": _run_minutes(row["run_minutes"]),
             "how": score_detail(method_of(row), str(row["score_source"] or ""), lang),
             "carried_over": carried_over_of(row),
+            "open_division": row["division"] == "open",
+            "availability_mark": availability_mark(row["availability"], lang),
             "number_of_runs": _optional(row["number_of_runs"]),
             "rcp": rcp, "rcp_decimals": _written_decimals(repr(float(rcp))) if rcp is not None else 0,
             "notes": row["notes"], "result_id": row["result_id"],
@@ -244,6 +248,11 @@ class _Plan:
     def previous(self) -> str | None:
         return self.round.context.previous_round
 
+    @property
+    def first_round(self) -> str:
+        """The oldest round of the data: what ran before it is not in this archive."""
+        return min(self.dataset.results["round"].unique(), key=round_order)
+
     def article_round(self, article: Article) -> str:
         return article.round or self.config.round
 
@@ -319,7 +328,10 @@ class _Plan:
                 "path": paths.benchmark(code, b, self.section),
                 "task": task_label(self.dataset.benchmarks.loc[b, "task"], lang),
                 "results": len(rows), "scored": int(rows["score_minutes"].notna().sum()),
-                "new": self.dataset.benchmarks.loc[b, "round_introduced"] == self.round.name,
+                # new in this round: unless it is the archive's first round, where what ran before is not in the data
+                "new": self.dataset.benchmarks.loc[b, "round_introduced"] == self.round.name != self.first_round,
+                "first_in_archive": self.dataset.benchmarks.loc[b, "round_introduced"] == self.round.name
+                == self.first_round,
                 "finding": findings.fastest_sentence(rows, self.figure_context, lang, self.names,
                                                      page_path, self.benchmark_names,
                                                      prefix=f"finding-{slugify(b)}"),
@@ -443,7 +455,8 @@ def _home_context(plan: _Plan, lang: Language) -> HomeView:
             "submitter": row.get("submitter"), "system": row.get("system"), "accelerator": row.get("accelerator"),
             "submitter_name": plan.names.submitter(row["submitter"]) if scored else None,
             "accelerators": _optional(row.get("total_accelerators")), "unscored": int(row["unscored"]),
-            "results": len(dataset.entries(plan.round.name, row["benchmark"])),
+            "results": len(metrics.closed(dataset.entries(plan.round.name, row["benchmark"]))),
+            "availability_mark": availability_mark(row.get("availability"), lang) if scored else "",
             "source_label": score_method_label(method_of(row), lang) if scored else "",
             "method": method_of(row) if scored else None})
     unscored = sum(r["unscored"] for r in fastest_rows)
@@ -478,8 +491,12 @@ def _largest_note(headline: metrics.Headline, lang: Language, names: DisplayName
     systems = headline.largest_scale_systems
     if len(systems) > 3:
         return lang.gettext("accelerators: %(count)s systems") % {"count": lang.number(len(systems))}
-    return lang.gettext("accelerators: %(systems)s") % {
-        "systems": lang.list([findings.result_who_short(row, lang, names) for _i, row in systems.iterrows()])}
+    # Two systems alike in submitter and scale (a framework's two containers, say) are said once, with their count.
+    said = Counter(findings.result_who_short(row, lang, names) for _i, row in systems.iterrows())
+    return lang.gettext("accelerators: %(systems)s") % {"systems": lang.list([
+        who if count == 1 else lang.gettext("%(result)s, %(count)s systems") % {"result": who,
+                                                                             "count": lang.number(count)}
+        for who, count in said.items()])}
 
 
 def _chart_pages(plan: _Plan, lang: Language) -> list[Page]:

@@ -279,6 +279,17 @@ def test_home_page_names_every_system_at_the_largest_scale(shipped_site):
     assert "Fastest DeepSeek-V3 671B" in home  # the showcase benchmark, derived from the results
 
 
+def test_archive_pages_say_what_the_data_knows(shipped_site):
+    """Two systems alike in submitter and scale are said once with their count (not "NVIDIA and NVIDIA"), and the
+    archive's first round calls its benchmarks the first in the archive, not new (they ran before it)."""
+    v11 = (shipped_site / "en/rounds/v1-1/index.html").read_text()
+    note = v11.split("Largest scale")[1].split("</div>")[0]
+    assert "NVIDIA (4,320 × A100-SXM), 2 systems" in note and " and NVIDIA" not in note
+    v10 = (shipped_site / "en/rounds/v1-0/index.html").read_text()
+    assert 'class="badge">new<' not in v10 and 'class="badge">first round in this archive<' in v10
+    assert 'class="badge">new<' in (shipped_site / "en/index.html").read_text()  # v6.0's new benchmarks
+
+
 def test_bad_accelerator_tables_are_errors_with_lines(tmp_path):
     from site_builder.hardware import load_hardware
 

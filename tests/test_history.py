@@ -166,17 +166,57 @@ def test_the_committed_rules_table_is_what_mlperf_logging_gives(site):
     assert committed.to_dict("records") == [{k: str(v) for k, v in row.items()} for row in rows]
 
 
-def test_logs_published_again_set_no_record_and_are_no_rounds_best(site):
-    """A carried-over result (the same logs as an earlier round's) is counted in its round, but the round's
-    fastest and the records come from new runs only; made the fastest by hand, it is passed over."""
+def test_logs_published_again_set_no_record_and_are_marked_as_a_rounds_best(site):
+    """A carried-over result (the same logs as an earlier round's) is counted in its round; made the fastest by
+    hand, it is the round's best with its mark (no progress), and never a record."""
     dataset, rounds = site
     results = dataset.results.copy()
     carried = (results["round"] == "v6.0") & (results["system_id"] == "Zeus_16xH100_SXM_80GB") & (
         results["benchmark"] == "llama2_70b_lora")
     assert results.loc[carried, "carried_over_from"].tolist() == ["v5.1/Cisco/hpf_n16"]
-    results.loc[carried, "score_minutes"] = 0.001  # faster than anything: still not this round's best
+    results.loc[carried, "score_minutes"] = 0.001  # faster than anything: still no record
     table = history.fastest_by_round(results, ["llama2_70b_lora"], rounds).set_index("round")
-    assert table.loc["v6.0", "system_id"] != "Zeus_16xH100_SXM_80GB"
+    assert table.loc["v6.0", "carried_over_from"] == "v5.1/Cisco/hpf_n16"  # the round's best says what it is
     assert table.loc["v6.0", "results"] == (dataset.round("v6.0")["benchmark"] == "llama2_70b_lora").sum()
     record = history.records(results, ["llama2_70b_lora"], rounds).iloc[0]
     assert record["system_id"] != "Zeus_16xH100_SXM_80GB"
+
+
+def test_the_open_division_is_listed_but_never_ranked(site):
+    """An open-division result (its own model changes allowed), made faster by hand than every closed one, sets no
+    round's best and no record; the results table lists it after the closed division's, labelled."""
+    from site_builder import metrics, pages
+    from site_builder.i18n import load_language
+
+    dataset, rounds = site
+    results = dataset.results.copy()
+    bert = (results["round"] == "v2.1") & (results["benchmark"] == "bert")
+    opened = bert & (results["division"] == "open") & results["score_minutes"].notna()
+    assert opened.sum() >= 1
+    results.loc[opened, "score_minutes"] = 0.0001
+    closed_best = results[bert & (results["division"] == "closed")]["score_minutes"].min()
+    row = metrics.fastest_per_benchmark(results[bert]).iloc[0]
+    assert row["division"] == "closed" and row["score_minutes"] == closed_best
+    by_round = history.fastest_by_round(results, ["bert"], rounds).set_index("round")
+    assert by_round.loc["v2.1", "score_minutes"] == closed_best
+    assert history.records(results, ["bert"], rounds).iloc[0]["score_minutes"] > 0.0001
+    lang = load_language("en", DATA.parent / "site_builder/theme/locales")[0]
+    rows = pages.result_rows(results[bert].assign(system=results[bert]["system_id"]), lang)
+    divisions = [r["open_division"] for r in rows]
+    assert divisions == sorted(divisions) and any(divisions)  # every closed row before every open one
+
+
+def test_a_record_set_by_a_preview_system_says_so(site):
+    from site_builder import archive_pages
+    from site_builder.config import load_config
+    from site_builder.display_names import DisplayNames
+    from site_builder.i18n import load_language
+
+    dataset, rounds = site
+    lang = load_language("en", DATA.parent / "site_builder/theme/locales")[0]
+    rows = archive_pages.record_rows(dataset, rounds, "v6.0", load_config(DATA.parent), lang, DisplayNames())
+    table = history.records(dataset.results, list(dataset.benchmarks.index), rounds).set_index("benchmark")
+    for row in rows:
+        availability = table.loc[row["benchmark"], "availability"]
+        assert bool(row["availability"]) == (availability in ("preview", "rdi")), row["benchmark"]
+    assert any(row["availability"] == "preview" for row in rows)  # DLRM's record is a preview system

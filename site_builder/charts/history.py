@@ -82,7 +82,9 @@ def family_history(family: tuple[str, ...]) -> ChartFactory:
         plotted["line"] = plotted["benchmark"] + " " + plotted["series"]
         rows = plotted[["benchmark", "benchmark_name", "round", "series", "score_minutes", "submitter", "system_id",
                         "system", "accelerator", "accelerator_vendor", "total_accelerators", "changes", "line",
-                        "score_source"]].reset_index(drop=True)
+                        "score_source", "carried_over_from"]].reset_index(drop=True)
+        # a round's best that is an earlier round's logs published again: its point is no progress, and says so
+        rows["carried_over_from"] = rows["carried_over_from"].fillna("").astype(str)
         shown_rounds = [r for r in rounds if r in set(table["round"])]
         x = alt.X("round:O", title=None, sort=shown_rounds, scale=alt.Scale(domain=shown_rounds),
                   axis=alt.Axis(labelAngle=0, labelOverlap="greedy"))
@@ -110,7 +112,8 @@ def family_history(family: tuple[str, ...]) -> ChartFactory:
                    alt.Tooltip("submitter:N", title=_("Submitter")), alt.Tooltip("system:N", title=_("System")),
                    alt.Tooltip("accelerator:N", title=_("Accelerator")),
                    alt.Tooltip("total_accelerators:Q", title=_("Accelerators"), format=",d"),
-                   alt.Tooltip("changes:N", title=_("Rule changes"))]
+                   alt.Tooltip("changes:N", title=_("Rule changes")),
+                   alt.Tooltip("carried_over_from:N", title=_("Carried over"))]
         base = alt.Chart(rows)
         # A line joins the rounds of one benchmark and series only: a successor is another benchmark, not a point
         # on the same curve.
