@@ -23,6 +23,9 @@ A claim has
 - optional `scope`: `inference` (the claim is an MLPerf Inference figure) or `outside-round` (it is about
   something other than this round's Training results: several rounds, a product, a full training run); shown
   beside the claim as not being a Training result of the round. Such a claim has no `checks`.
+- optional `reviewed`: the verdict the site's texts about the claim were written against. When the data gives
+  another (a result newly scored, say), the build warns at this line and names the articles that cite the claim:
+  their words may no longer hold. Once they are reviewed in every language, `reviewed` takes the new verdict.
 
 A check is
 - `figure`: a figure expression of `site_builder.figures` (`efficiency SMALL_REF LARGE_REF`, `score REF`,
@@ -86,7 +89,7 @@ _UNITS = {"": "count", "count": "count", "minutes": "minutes", "min": "minutes",
           "percent": "percent", "×": "times", "x": "times", "times": "times", "factor": "factor"}
 
 _CLAIM_KEYS = {"id", "statement", "source", "checks", "not_checkable", "interpretation", "caveat", "context",
-               "contradicted_by", "scope"}
+               "contradicted_by", "scope", "reviewed"}
 _SOURCE_KEYS = {"outlet", "url", "date"}
 _CONTRADICTION_KEYS = _SOURCE_KEYS | {"says"}
 SCOPES = ("inference", "outside-round")
@@ -329,6 +332,7 @@ class _ClaimSpec:
     line: int
     contradicted_by: Contradiction | None = None
     scope: str | None = None
+    reviewed: tuple[str, int] | None = None  # the verdict the texts were written against, and its line
 
 
 def _check_spec(item, line: int, shown: str, problems: Collector) -> _CheckSpec | None:
@@ -416,6 +420,10 @@ def _claim_spec(item, line: int, languages: _Languages, shown: str, problems: Co
     elif "scope" in item and "checks" in item:
         problems.error(f"a claim with scope '{scope}' is not a Training result of the round, so its data cannot "
                        "check it: give 'not_checkable' instead of 'checks'", shown, item.line_of("scope"))
+    reviewed = item.get("reviewed")
+    if "reviewed" in item and reviewed not in VERDICTS:
+        problems.error(f"'reviewed' {reviewed!r} is not a verdict: {', '.join(VERDICTS)}", shown,
+                       item.line_of("reviewed"))
     context = None
     if "context" in item:
         if not isinstance(item["context"], str) or not item["context"].strip():
@@ -425,7 +433,8 @@ def _claim_spec(item, line: int, languages: _Languages, shown: str, problems: Co
     if len(problems.problems) > count:
         return None
     return _ClaimSpec(claim_id, statement, source, tuple(checks), optional["not_checkable"],
-                      optional["interpretation"], optional["caveat"], context, item.line, contradicted_by, scope)
+                      optional["interpretation"], optional["caveat"], context, item.line, contradicted_by, scope,
+                      (reviewed, item.line_of("reviewed")) if "reviewed" in item else None)
 
 
 def _contradiction(value, owner: _Map, languages: _Languages, shown: str,
@@ -574,6 +583,12 @@ def evaluate_claims(config: SiteConfig, context: FigureContext, strict: bool = F
             continue
         verdict = claim_verdict([c.outcome for c in checks], spec.caveat is not None,
                                 spec.not_checkable is not None, spec.contradicted_by is not None)
+        if spec.reviewed is not None and spec.reviewed[0] != verdict and warnings is not None:
+            warnings.append(Problem(
+                f"claim '{spec.id}' is now {verdict}; its texts were written when it was {spec.reviewed[0]}",
+                shown, spec.reviewed[1], severity="warning",
+                hint="review what the articles citing it ({{< claim " + spec.id + " >}}) say, in every language, "
+                     "then set 'reviewed' to the new verdict"))
         verdicts.append(Verdict(spec.id, spec.statement, spec.source, verdict, tuple(checks), spec.interpretation,
                                 spec.caveat, spec.not_checkable, shown_context, shown, spec.line,
                                 config.default_language, spec.contradicted_by, spec.scope,

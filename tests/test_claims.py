@@ -164,6 +164,34 @@ def test_a_missing_language_shows_the_default_text_marked_with_one_warning_per_f
     assert 'lang="en"' not in (tmp_path / "out/en/claims/index.html").read_text().split("<main", 1)[1]
 
 
+def test_a_verdict_the_texts_were_not_written_for_is_a_warning_at_its_line(mini_site):
+    """A newly scored result can move a claim's verdict: the build says so where the registry records the verdict
+    the texts were written against, and names the shortcode that cites it; an unknown verdict is an error."""
+    _registry(mini_site, GOOD_CLAIM.replace("- id: acme-scaling\n", "- id: acme-scaling\n  reviewed: confirmed\n"))
+    warnings = []
+    [verdict] = _evaluate(mini_site, warnings=warnings)
+    assert verdict.verdict != "confirmed"
+    [warning] = warnings
+    assert str(warning).startswith(f"{REGISTRY}:2: warning: claim 'acme-scaling' is now {verdict.verdict}; its texts "
+                                   "were written when it was confirmed")
+    assert "{{< claim acme-scaling >}}" in warning.hint
+    _registry(mini_site, GOOD_CLAIM.replace("- id: acme-scaling\n", f"- id: acme-scaling\n  reviewed: {verdict.verdict}\n"))
+    warnings = []
+    _evaluate(mini_site, warnings=warnings)
+    assert warnings == []
+    _registry(mini_site, GOOD_CLAIM.replace("- id: acme-scaling\n", "- id: acme-scaling\n  reviewed: right\n"))
+    assert _problems(mini_site) == [f"{REGISTRY}:2: error: 'reviewed' 'right' is not a verdict: confirmed, consistent, "
+                                    "overstated, contradicted, not-checkable"]
+
+
+def test_every_shipped_claim_records_the_verdict_its_texts_were_written_for(shipped):
+    """The shipped texts were reviewed against today's data: every claim's `reviewed` is its verdict."""
+    import yaml
+
+    registry = yaml.safe_load((ROOT / REGISTRY).read_text(encoding="utf-8"))
+    assert {c["id"]: c.get("reviewed") for c in registry} == {claim_id: v.verdict for claim_id, v in shipped.items()}
+
+
 def test_a_claim_naming_a_missing_row_fails_with_the_registry_line_and_candidates(mini_site):
     _registry(mini_site, GOOD_CLAIM.replace("deepseekv3_671b/a2048", "deepseekv3_671b/a4096"))
     with pytest.raises(SiteError) as caught:
