@@ -204,8 +204,8 @@ def systems_by_scale(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def gpu_minutes(results: pd.DataFrame) -> pd.DataFrame:
-    """Scored results with time to train x accelerators, a rough proxy for the cost of a result."""
-    entries = scored(results).copy()
+    """Scored closed-division results with time to train x accelerators, a rough proxy for the cost of a result."""
+    entries = scored(closed(results)).copy()
     entries["gpu_minutes"] = entries["score_minutes"] * entries["total_accelerators"]
     return entries.sort_values(["benchmark", "gpu_minutes", "submitter", "system_id"]).reset_index(drop=True)
 

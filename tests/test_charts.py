@@ -550,3 +550,17 @@ def test_a_build_loads_altair_only_where_charts_are_built(mini_site):
                            timeout=PATIENCE)
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.split() == ["_LazyModule", "False"]
+
+
+def test_a_results_chart_draws_the_closed_division_only_and_says_so(languages):
+    """v2.1's BERT results include the open division's (Samsung, MosaicML): not drawn, and the chart says why."""
+    from site_builder.charts.benchmark import benchmark_results
+
+    inputs = load_inputs(ROOT / "data", "v2.1", "v2.0", ROOT)
+    bert = inputs.current[inputs.current["benchmark"] == "bert"]
+    assert (bert["division"] == "open").any()
+    draft = benchmark_results("bert")(inputs, languages[0])
+    closed = bert[bert["division"] == "closed"]
+    assert set(draft.rows["system_id"]) == set(closed.dropna(subset=["score_minutes"])["system_id"])
+    assert draft.in_scope == len(closed)
+    assert "Open-division results are not drawn" in draft.description

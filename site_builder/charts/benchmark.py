@@ -32,7 +32,8 @@ def benchmark_results(benchmark: str) -> ChartFactory:
 
     def build(inputs: ChartInputs, lang: Language) -> ChartDraft:
         _ = lang.gettext
-        entries = inputs.current[inputs.current["benchmark"] == benchmark]
+        every = inputs.current[inputs.current["benchmark"] == benchmark]
+        entries = metrics.closed(every)  # the open division is listed on the page, never ranked with the closed
         plotted = metrics.scored(entries)
         rows = plotted[["submitter", "system_id", "system", "accelerator", "accelerator_vendor", "total_accelerators",
                         "score_minutes", "score_source"]].sort_values(
@@ -50,6 +51,9 @@ def benchmark_results(benchmark: str) -> ChartFactory:
         if len(rows):
             summary.append(extremes(lang, rows))
         description = _("Every scored result of the benchmark, by number and type of accelerators.")
+        if len(every) > len(entries):
+            description += " " + _("Open-division results are not drawn: they are not ranked with the closed "
+                                   "division's.")
         return ChartDraft(chart, _("%(benchmark)s results") % {"benchmark": name},
                           _("%(benchmark)s: scored results") % {"benchmark": name},
                           _("Time to train against accelerators, log scales; lower is faster."),
