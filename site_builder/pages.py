@@ -355,7 +355,7 @@ def plan_pages(config: SiteConfig, languages: list[Language], dataset: Dataset, 
                                                            dataset.benchmarks_in(section.name)) for section in rounds}
     across: dict[str, list] = {}  # every page of a benchmark, in every round and language, lists the same rounds
     for section in rounds:
-        counts = dataset.round(section.name)["benchmark"].value_counts()
+        counts = metrics.closed(dataset.round(section.name))["benchmark"].value_counts()  # what the best is of
         for _, best in fastest[section.name].iterrows():
             across.setdefault(best["benchmark"], []).append((section.name, int(counts[best["benchmark"]]), best))
     history_of = {benchmark: history_chart_id(*family) for family in history.families(
@@ -634,11 +634,14 @@ def _benchmark_context(plan: _Plan, lang: Language, benchmark: str) -> Benchmark
 
 def _benchmark_rounds(plan: _Plan, lang: Language, benchmark: str) -> list[dict]:
     """Every round with results of the benchmark, oldest first, each linked to its page of that round: the
-    benchmark across the archive (a renamed folder is the same benchmark, `same_as`)."""
+    benchmark across the archive (a renamed folder is the same benchmark, `same_as`), its closed division's best
+    and how many of its closed results that best rests on."""
     return [{"name": name, "label": plan.round_infos[name].label,
              "path": paths.benchmark(lang.code, benchmark, plan.figure_context.section(name)),
              "current": name == plan.round.name, "results": results,
-             "score": _optional(best["score_minutes"]), "decimals": score_decimals_of(best)}
+             "score": _optional(best["score_minutes"]), "decimals": score_decimals_of(best),
+             # a round's best that rests on a minority of its results says so where it stands
+             "scored": results - int(best["unscored"]), "incomplete": (results - int(best["unscored"])) * 2 < results}
             for name, results, best in plan.across.get(benchmark, [])]
 
 

@@ -203,3 +203,15 @@ def test_open_graph_images(shipped_site: Path):
         text = (shipped_site / page).read_text()
         assert f'<meta property="og:image" content="{base}{image}">' in text
         assert (shipped_site / image).read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_rounds_best_resting_on_a_minority_of_its_results_says_so_in_the_strip(shipped_site: Path):
+    """"This benchmark in every round": a round whose best rests on fewer than half of its closed results carries
+    how many it rests on, beside the time."""
+    page = (shipped_site / "en/benchmarks/llama31-8b/index.html").read_text()
+    strip = page.split('<nav class="across-rounds"')[1].split("</nav>")[0]
+    with (ROOT / "data/rounds/v6.0/results.csv").open(newline="", encoding="utf-8") as handle:
+        rows = [r for r in csv.DictReader(handle) if r["benchmark"] == "llama31_8b" and r["division"] == "closed"]
+    scored = sum(1 for r in rows if r["score_minutes"])
+    assert scored * 2 < len(rows)  # today: the case the mark is for
+    assert f'<span class="badge">{scored} of {len(rows)} scored</span>' in strip

@@ -82,7 +82,16 @@ def family_history(family: tuple[str, ...]) -> ChartFactory:
         plotted["line"] = plotted["benchmark"] + " " + plotted["series"]
         rows = plotted[["benchmark", "benchmark_name", "round", "series", "score_minutes", "submitter", "system_id",
                         "system", "accelerator", "accelerator_vendor", "total_accelerators", "changes", "line",
-                        "score_source", "carried_over_from"]].reset_index(drop=True)
+                        "score_source", "carried_over_from", "results", "unscored"]].reset_index(drop=True)
+        # A point that rests on fewer than half of its round's results (the rest unscored) is drawn hollow and says
+        # how many it rests on: it may not be that round's best.
+        rows["results"] = rows["results"].astype(int)
+        rows["scored"] = rows["results"] - rows["unscored"].astype(int)
+        rows["incomplete"] = rows["scored"] * 2 < rows["results"]
+        rows["scored_of"] = [_("%(scored)s of %(results)s scored") % {"scored": lang.number(int(a)),
+                                                                      "results": lang.number(int(b))}
+                             for a, b in zip(rows["scored"], rows["results"])]
+        rows = rows.drop(columns=["unscored"])
         # a round's best that is an earlier round's logs published again: its point is no progress, and says so
         rows["carried_over_from"] = rows["carried_over_from"].fillna("").astype(str)
         shown_rounds = [r for r in rounds if r in set(table["round"])]
@@ -113,14 +122,19 @@ def family_history(family: tuple[str, ...]) -> ChartFactory:
                    alt.Tooltip("accelerator:N", title=_("Accelerator")),
                    alt.Tooltip("total_accelerators:Q", title=_("Accelerators"), format=",d"),
                    alt.Tooltip("changes:N", title=_("Rule changes")),
-                   alt.Tooltip("carried_over_from:N", title=_("Carried over"))]
+                   alt.Tooltip("carried_over_from:N", title=_("Carried over")),
+                   alt.Tooltip("scored_of:N", title=_("Results"))]
         base = alt.Chart(rows)
         # A line joins the rounds of one benchmark and series only: a successor is another benchmark, not a point
         # on the same curve.
         # The points carry the legend (colour and shape merged); the lines' colour has none of its own.
         lines = base.mark_line(strokeWidth=1.5).encode(x=x, y=y, color=alt.Color(
             "key:N", legend=None, scale=alt.Scale(domain=domain, range=[palette[s] for _b, s in keys])), detail="line:N")
-        points = base.mark_point(filled=True, size=80).encode(x=x, y=y, color=colour, shape=shape, tooltip=tooltip)
+        # a hollow point keeps its outline in its series' colour
+        outline = alt.Stroke("key:N", legend=None, scale=alt.Scale(domain=domain, range=[palette[s] for _b, s in keys]))
+        points = base.mark_point(filled=True, size=80, strokeWidth=1.5).encode(
+            x=x, y=y, color=colour, shape=shape, tooltip=tooltip, stroke=outline,
+            fillOpacity=alt.condition("datum.incomplete", alt.value(0), alt.value(1)))
         layers = [lines, points]
         marks = _change_marks(lang, changes, shown_rounds)
         resolve = {}
@@ -151,6 +165,11 @@ def family_history(family: tuple[str, ...]) -> ChartFactory:
             "family": title_names, "first": shown_rounds[0], "last": shown_rounds[-1], "scale": lang.number(scale)}]
         summary.append(_("At any scale, the systems differ in size from round to round; with %(scale)s accelerators "
                          "they do not.") % {"scale": lang.number(scale)})
+        for _i, row in rows[rows["incomplete"]].iterrows():
+            summary.append(_("%(benchmark)s, %(round)s, %(series)s: a hollow point, resting on %(scored_of)s; an "
+                             "unscored result may be faster.") % {
+                "benchmark": row["benchmark_name"], "round": row["round"], "series": row["series"],
+                "scored_of": row["scored_of"]})
         for benchmark in family:
             for name, label in ((any_scale, names[benchmark]), (fixed, _("%(benchmark)s with %(scale)s accelerators")
                                                                 % {"benchmark": names[benchmark],
@@ -186,16 +205,19 @@ def family_history(family: tuple[str, ...]) -> ChartFactory:
                    Column("score_minutes", _("Minutes"), "minutes"), Column("submitter", _("Submitter")),
                    Column("system", _("System")), Column("accelerator", _("Accelerator")),
                    Column("total_accelerators", _("Accelerators"), "int"), Column("changes", _("Rule changes")),
-                   Column("score_source", _("Source"), "source")]
+                   Column("scored_of", _("Results")), Column("score_source", _("Source"), "source")]
+        hollow = (" " + _("Hollow points: fewer than half of the round's results have a score.")
+                  if rows["incomplete"].any() else "")
         return ChartDraft(chart, _("%(family)s across rounds") % {"family": title_names},
                           _("%(family)s: fastest time per round") % {"family": title_names},
                           _("Minutes to train, log scale, lower is faster. Dashed lines: rule changes; the fastest at "
-                            "any scale compares systems of different sizes."),
+                            "any scale compares systems of different sizes.") + hollow,
                           description, rows, int(scope["score_minutes"].isna().sum()), len(scope), summary, columns,
                           # Narrow: the markers and their legend leave (the dashed lines, the tooltip, the table and
                           # the text alternative still say what changed).
                           narrow=narrow_variant(short_minutes(lang), drop=("changes",) if not marks.empty else (),
-                                                subtitle=_("Minutes to train, log scale. Dashed lines: rule changes.")))
+                                                subtitle=_("Minutes to train, log scale. Dashed lines: rule changes.")
+                                                + hollow))
 
     return build
 
