@@ -580,3 +580,15 @@ def test_a_rounds_best_resting_on_a_minority_of_its_results_is_hollow_and_says_s
                 chart.summary), chart.id
             checked += 1
     assert checked >= 1  # v6.0's Llama 3.1 8B at any scale rests on a minority of its results today
+
+
+def test_a_rounds_best_on_a_preview_system_is_marked_in_the_history_chart(languages):
+    """DLRM's v2.1 best is a preview system: the history chart's row says so (tooltip and data table)."""
+    from site_builder.charts.history import family_history
+    from site_builder.rounds import discover_rounds
+
+    every_round = load_inputs(ROOT / "data", "v6.0", "v5.1", ROOT, discover_rounds(ROOT / "data"))
+    draft = family_history(("dlrm",))(every_round, languages[0])
+    rows = draft.rows.set_index(["round", "series"])
+    assert rows.loc[("v2.1", "fastest at any scale"), "availability"] == "preview"
+    assert "availability" in {column.field for column in draft.columns}

@@ -13,6 +13,7 @@ from site_builder.charts.base import ChartDraft, ChartFactory, ChartInputs, Colu
 from site_builder.charts.lazy_altair import alt
 from site_builder.hardware import CHART_COLOURS
 from site_builder.i18n import Language
+from site_builder.labels import availability_mark
 
 
 def site_rounds(inputs: ChartInputs) -> list[str]:
@@ -82,7 +83,9 @@ def family_history(family: tuple[str, ...]) -> ChartFactory:
         plotted["line"] = plotted["benchmark"] + " " + plotted["series"]
         rows = plotted[["benchmark", "benchmark_name", "round", "series", "score_minutes", "submitter", "system_id",
                         "system", "accelerator", "accelerator_vendor", "total_accelerators", "changes", "line",
-                        "score_source", "carried_over_from", "results", "unscored"]].reset_index(drop=True)
+                        "score_source", "carried_over_from", "results", "unscored", "availability"]].reset_index(drop=True)
+        # a round's best on a preview or research system is marked as such wherever it is ranked
+        rows["availability"] = [availability_mark(value, lang) for value in rows["availability"]]
         # A point that rests on fewer than half of its round's results (the rest unscored) is drawn hollow and says
         # how many it rests on: it may not be that round's best.
         rows["results"] = rows["results"].astype(int)
@@ -123,7 +126,8 @@ def family_history(family: tuple[str, ...]) -> ChartFactory:
                    alt.Tooltip("total_accelerators:Q", title=_("Accelerators"), format=",d"),
                    alt.Tooltip("changes:N", title=_("Rule changes")),
                    alt.Tooltip("carried_over_from:N", title=_("Carried over")),
-                   alt.Tooltip("scored_of:N", title=_("Results"))]
+                   alt.Tooltip("scored_of:N", title=_("Results")),
+                   alt.Tooltip("availability:N", title=_("Availability"))]
         base = alt.Chart(rows)
         # A line joins the rounds of one benchmark and series only: a successor is another benchmark, not a point
         # on the same curve.
@@ -205,7 +209,8 @@ def family_history(family: tuple[str, ...]) -> ChartFactory:
                    Column("score_minutes", _("Minutes"), "minutes"), Column("submitter", _("Submitter")),
                    Column("system", _("System")), Column("accelerator", _("Accelerator")),
                    Column("total_accelerators", _("Accelerators"), "int"), Column("changes", _("Rule changes")),
-                   Column("scored_of", _("Results")), Column("score_source", _("Source"), "source")]
+                   Column("scored_of", _("Results")), Column("availability", _("Availability")),
+                   Column("score_source", _("Source"), "source")]
         hollow = (" " + _("Hollow points: fewer than half of the round's results have a score.")
                   if rows["incomplete"].any() else "")
         return ChartDraft(chart, _("%(family)s across rounds") % {"family": title_names},
