@@ -1,5 +1,6 @@
 import csv
 import json
+import re
 
 import altair as alt
 import jsonschema
@@ -592,3 +593,45 @@ def test_a_rounds_best_on_a_preview_system_is_marked_in_the_history_chart(langua
     rows = draft.rows.set_index(["round", "series"])
     assert rows.loc[("v2.1", "fastest at any scale"), "availability"] == "preview"
     assert "availability" in {column.field for column in draft.columns}
+
+
+@pytest.mark.parametrize("round_name", ["v1.0", "v2.1", "v3.0", "v3.1"])
+def test_results_charts_of_every_round_keep_zero_accelerators_off_the_log_axis(round_name, languages):
+    """CPU-only results (0 accelerators) broke the log axis of 48 charts: each benchmark's results chart of the
+    rounds that have them draws its other results on ticks, lists the CPU-only ones in its table and says so."""
+    import vl_convert
+
+    from site_builder.charts.benchmark import benchmark_results
+    from site_builder.rounds import discover_rounds, previous_of
+
+    rounds = discover_rounds(ROOT / "data")
+    inputs = load_inputs(ROOT / "data", round_name, previous_of(rounds, round_name), ROOT)
+    zero = 0
+    for benchmark in sorted(set(inputs.current["benchmark"])):
+        draft = benchmark_results(benchmark)(inputs, languages[0])
+        if not (draft.rows["total_accelerators"] <= 0).any():
+            continue
+        zero += 1
+        spec = localize_spec(draft)
+        assert {"filter": "datum.total_accelerators > 0"} in spec.get("transform", []), benchmark
+        assert all(v > 0 for v in spec["encoding"]["x"]["axis"]["values"]), benchmark
+        assert "CPU only" in draft.description
+        svg = vl_convert.vegalite_to_svg(spec)
+        labels = [len(re.findall(r"<text", group)) for group in re.findall(r"role-axis-label[^>]*>(.*?)</g>", svg, re.S)]
+        assert len(labels) == 2 and min(labels) > 0, (benchmark, labels)  # both axes keep labelled ticks
+    assert zero >= 1  # each of these rounds has CPU-only results
+
+
+def localize_spec(draft):
+    return draft.chart.to_dict(validate=False)
+
+
+def test_a_results_chart_without_its_cpu_only_results_names_none_in_its_legend_or_summary(languages):
+    from site_builder.charts.benchmark import benchmark_results
+
+    inputs = load_inputs(ROOT / "data", "v1.0", None, ROOT)
+    draft = benchmark_results("resnet")(inputs, languages[0])
+    cpu = draft.rows[draft.rows["total_accelerators"] == 0]
+    assert len(cpu) and set(cpu["accelerator"]).isdisjoint(
+        draft.chart.to_dict(validate=False)["encoding"]["color"]["scale"]["domain"])
+    assert f"{len(draft.rows) - len(cpu)} scored results of ResNet-50, from 4 to" in draft.summary[0]

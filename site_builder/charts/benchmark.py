@@ -39,18 +39,25 @@ def benchmark_results(benchmark: str) -> ChartFactory:
                         "score_minutes", "score_source"]].sort_values(
             ["total_accelerators", "score_minutes", "submitter", "system_id"]).reset_index(drop=True)
         name = inputs.benchmark_name(benchmark)
-        chart = alt.Chart(rows).mark_point(filled=True, size=80).encode(
-            x=accelerators_axis(rows["total_accelerators"], _("Accelerators")),
-            y=minutes_axis(lang, rows["score_minutes"]),
-            tooltip=result_tooltip(lang), **accelerator_encodings(inputs, lang, rows["accelerator"]),
+        # A system without accelerators (CPU only, in early rounds) has no place on a log scale of accelerators: its
+        # result stays in the table and the CSV, the chart leaves it out and says so.
+        on_axis = rows["total_accelerators"] > 0
+        chart = alt.Chart(rows).transform_filter("datum.total_accelerators > 0").mark_point(filled=True, size=80).encode(
+            x=accelerators_axis(rows.loc[on_axis, "total_accelerators"], _("Accelerators")),
+            y=minutes_axis(lang, rows.loc[on_axis, "score_minutes"]), tooltip=result_tooltip(lang),
+            **accelerator_encodings(inputs, lang, rows.loc[on_axis, "accelerator"]),  # no legend entry without a mark
         ).properties(width="container", height=CHART_HEIGHT)
+        drawn = rows[on_axis]  # what the text alternative describes: the chart's points
         summary = [_("%(count)s scored results of %(benchmark)s, from %(low)s to %(high)s accelerators.") % {
-            "count": lang.number(len(rows)), "benchmark": name,
-            "low": lang.number(int(rows["total_accelerators"].min())) if len(rows) else "—",
-            "high": lang.number(int(rows["total_accelerators"].max())) if len(rows) else "—"}]
-        if len(rows):
-            summary.append(extremes(lang, rows))
+            "count": lang.number(len(drawn)), "benchmark": name,
+            "low": lang.number(int(drawn["total_accelerators"].min())) if len(drawn) else "—",
+            "high": lang.number(int(drawn["total_accelerators"].max())) if len(drawn) else "—"}]
+        if len(drawn):
+            summary.append(extremes(lang, drawn))
         description = _("Every scored result of the benchmark, by number and type of accelerators.")
+        if not on_axis.all():
+            description += " " + _("Results of systems without accelerators (CPU only): %(count)s, not drawn on the "
+                                   "accelerator axis; the table lists them.") % {"count": lang.number(int((~on_axis).sum()))}
         if len(every) > len(entries):
             description += " " + _("Open-division results are not drawn: they are not ranked with the closed "
                                    "division's.")
