@@ -352,29 +352,47 @@ def _score(folder: Path, benchmark: str, system: str, submitter: str, division: 
             "notes": "; ".join(notes)}
 
 
+def _run_times(lines) -> tuple[int | None, int | None, str, str, str]:
+    """(start, stop, status, samples, batch size) of a parsed log, as _query_run_start_stop reads them: the last
+    run_start before the first run_stop."""
+    start = stop = None
+    status = samples = batch = ""
+    for line in lines:
+        value = line.value if isinstance(line.value, dict) else {}
+        metadata = value.get("metadata") or {}
+        if line.key == "global_batch_size" and not batch:
+            batch = str(value.get("value", ""))
+        if line.key == "run_start":
+            start = int(line.timestamp)
+        if line.key == "run_stop":
+            stop = int(line.timestamp)
+            status = str(metadata.get("status", ""))
+            samples = str(metadata.get("samples_count", metadata.get("epoch_num", "")))
+            break
+    return start, stop, status, samples, batch
+
+
+def _log_times(log: Path, ruleset: str, tools) -> tuple[int | None, int | None, str, str, str]:
+    """A log's run times: what the summarizer's own parse of it gave, kept by _ParsedOnce while ingest runs (so
+    that the log is not parsed again), else a parse of it."""
+    from mlperf_logging.compliance_checker import mlp_parser
+
+    parse = mlp_parser.parse_file
+    try:
+        if isinstance(parse, _ParsedOnce):
+            return parse.times(str(log), ruleset)
+        return _run_times(tools["parse"](str(log), ruleset=ruleset)[0])
+    except (OSError, ValueError, UnicodeError):
+        return None, None, "", "", ""
+
+
 def _run_rows(folder: Path, row: dict[str, str], shared: "_Round", shown: str) -> list[dict[str, str]]:
     """One run-table row per run log of a result folder, read as result_summarizer reads a log's times."""
     rows = []
     for log in sorted(folder.glob("result_*.txt"), key=_run_number):
-        start = stop = None
-        status = samples = batch = ""
-        if _refusal(log, shared.repo, LOG_LIMIT) is None:
-            try:
-                lines, _ = shared.tools["parse"](str(log), ruleset=shared.ruleset)
-            except (OSError, ValueError, UnicodeError):
-                lines = []
-            for line in lines:  # as _query_run_start_stop: the last run_start before the first run_stop
-                value = line.value if isinstance(line.value, dict) else {}
-                metadata = value.get("metadata") or {}
-                if line.key == "global_batch_size" and not batch:
-                    batch = str(value.get("value", ""))
-                if line.key == "run_start":
-                    start = int(line.timestamp)
-                if line.key == "run_stop":
-                    stop = int(line.timestamp)
-                    status = str(metadata.get("status", ""))
-                    samples = str(metadata.get("samples_count", metadata.get("epoch_num", "")))
-                    break
+        start, stop, status, samples, batch = (_log_times(log, shared.ruleset, shared.tools)
+                                               if _refusal(log, shared.repo, LOG_LIMIT) is None
+                                               else (None, None, "", "", ""))
         minutes = f"{(stop - start) / 60 / 1000:.4f}" if start is not None and stop is not None and stop > start else ""
         rows.append({"round": row["round"], "submitter_dir": row["submitter_dir"], "system_id": row["system_id"],
                      "benchmark": row["benchmark"], "result_file": log.name,
@@ -561,18 +579,31 @@ class _ParsedOnce:
 
     result_summarizer runs the compliance checker on a log, which parses it, and then parses the same log
     again for its start and stop. The last log parsed is kept (neither caller changes what it gets: the
-    rules write only to their own state) and handed to the second caller while the file is unchanged."""
+    rules write only to their own state) and handed to the second caller while the file is unchanged. What
+    each log's run lines say (a few values, `_run_times`) is kept too, for the run table."""
 
     def __init__(self, parse):
-        self.parse, self.last = parse, (None, None)
+        self.parse, self.last, self.kept = parse, (None, None), {}
+
+    @staticmethod
+    def _key(filename, ruleset):
+        info = os.stat(filename)
+        return (os.path.realpath(filename), ruleset, info.st_mtime_ns, info.st_size)
 
     def __call__(self, filename, ruleset="0.6.0"):
-        info = os.stat(filename)
-        key = (os.path.realpath(filename), ruleset, info.st_mtime_ns, info.st_size)
+        key = self._key(filename, ruleset)
         if self.last[0] != key:
             self.last = (None, None)  # a failed parse must not leave the previous log's lines behind
             self.last = (key, self.parse(filename, ruleset=ruleset))
+            self.kept[key] = _run_times(self.last[1][0])
         return self.last[1]
+
+    def times(self, filename, ruleset):
+        """The run times of a log, from its parse if one was made, else from a parse made now."""
+        key = self._key(filename, ruleset)
+        if key not in self.kept:
+            self(filename, ruleset)
+        return self.kept[key]
 
 
 @contextlib.contextmanager

@@ -319,7 +319,7 @@ class _Plan:
 
     def benchmark_entries(self, lang: Language, page_path: str) -> list[dict]:
         """Every benchmark of the round with its counts and its finding, for the index and the home page."""
-        code = lang.code
+        code, first = lang.code, self.first_round
         entries = []
         for b in self.round_benchmarks:
             rows = self.dataset.entries(self.round.name, b)
@@ -329,9 +329,8 @@ class _Plan:
                 "task": task_label(self.dataset.benchmarks.loc[b, "task"], lang),
                 "results": len(rows), "scored": int(rows["score_minutes"].notna().sum()),
                 # new in this round: unless it is the archive's first round, where what ran before is not in the data
-                "new": self.dataset.benchmarks.loc[b, "round_introduced"] == self.round.name != self.first_round,
-                "first_in_archive": self.dataset.benchmarks.loc[b, "round_introduced"] == self.round.name
-                == self.first_round,
+                "new": self.dataset.benchmarks.loc[b, "round_introduced"] == self.round.name != first,
+                "first_in_archive": self.dataset.benchmarks.loc[b, "round_introduced"] == self.round.name == first,
                 "finding": findings.fastest_sentence(rows, self.figure_context, lang, self.names,
                                                      page_path, self.benchmark_names,
                                                      prefix=f"finding-{slugify(b)}"),

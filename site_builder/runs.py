@@ -91,23 +91,35 @@ def read_runs(path: Path, problems: Collector, columns: tuple[str, ...] = RUN_CO
 
     Every problem (a missing column, a time that is not a number, a stop before its start, a written
     run_minutes the times contradict, a run listed twice) is collected with its file and line."""
+    text = _text_of(path, problems)
+    return {} if text is None else runs_of_text(text, display_path(path), problems, columns)
+
+
+def _text_of(path: Path, problems: Collector) -> str | None:
+    """A table's UTF-8 text; None for a table that does not exist or cannot be decoded (a problem then)."""
     if not path.is_file():
-        return {}
-    shown = display_path(path)
-    text, problem = sources.decode_text(path.read_bytes(), shown)
+        return None
+    text, problem = sources.decode_text(path.read_bytes(), display_path(path))
     if problem is not None:
         problems.problems.append(problem)
-        return {}
-    return runs_of_text(text, shown, problems, columns)
+    return text
+
+
+def _reader(text: str, shown: str, columns: tuple[str, ...], problems: Collector) -> csv.DictReader | None:
+    """A reader over a table's rows, or None (a problem at line 1) when it lacks one of `columns`."""
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    missing = [c for c in columns if c not in (reader.fieldnames or [])]
+    if missing:
+        problems.error(f"missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)}", shown, 1)
+        return None
+    return reader
 
 
 def runs_of_text(text: str, shown: str, problems: Collector, columns: tuple[str, ...] = RUN_COLUMNS
                  ) -> dict[ResultKey, list[Run]]:
     """`read_runs` of a table's text (`shown` names it in problems)."""
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    missing = [c for c in columns if c not in (reader.fieldnames or [])]
-    if missing:
-        problems.error(f"missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)}", shown, 1)
+    reader = _reader(text, shown, columns, problems)
+    if reader is None:
         return {}
     runs: dict[ResultKey, dict[str, Run]] = {}
     for row in reader:
@@ -175,17 +187,9 @@ def merge_runs(tables: list[dict[ResultKey, list[Run]]], problems: Collector) ->
 
 def read_scaling(path: Path, problems: Collector) -> dict[ResultKey, str]:
     """Result -> the `scaling_factor` of its scaling.json, as written; {} for a table that does not exist."""
-    if not path.is_file():
-        return {}
-    shown = display_path(path)
-    text, problem = sources.decode_text(path.read_bytes(), shown)
-    if problem is not None:
-        problems.problems.append(problem)
-        return {}
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    missing = [c for c in SCALING_COLUMNS if c not in (reader.fieldnames or [])]
-    if missing:
-        problems.error(f"missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)}", shown, 1)
+    shown, text = display_path(path), _text_of(path, problems)
+    reader = None if text is None else _reader(text, shown, SCALING_COLUMNS, problems)
+    if reader is None:
         return {}
     factors: dict[ResultKey, str] = {}
     for row in reader:
