@@ -20,6 +20,7 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
+from site_builder import rcp
 from site_builder import runs as run_tables
 from site_builder import sources
 from site_builder.errors import Collector
@@ -102,10 +103,22 @@ class RoundRuns:
             return f"data/rounds/{self.round_name}/runs.csv"
         return f"the source's {self.round_name}/runs_extracted.csv"
 
+    def checked(self, row: dict[str, str], key) -> "rcp.Normalization | None":
+        """The RCP checker's factor for a result whose every run was read (None before that)."""
+        runs = self.runs[key]
+        whole = len(runs) == int(row.get("number_of_runs") or 0)
+        return rcp.normalization(row["benchmark"], self.round_name, runs) if whole else None
+
     def scored(self, row: dict[str, str], key) -> "run_tables.Scored":
-        factor = self.scaling.get(key)
-        return run_tables.score_runs(self.runs[key], self.runs_required[row["benchmark"]],
-                                     int(row.get("number_of_runs") or 0), float(factor) if factor else 1.0)
+        """As the submission does: its scaling.json factor, or (where the folder has none) the RCP checker's."""
+        written = self.scaling.get(key)
+        checked = None if written else self.checked(row, key)
+        factor = float(written) if written else checked.factor if checked is not None else 1.0
+        score = run_tables.score_runs(self.runs[key], self.runs_required[row["benchmark"]],
+                                      int(row.get("number_of_runs") or 0), factor if factor is not None else 1.0)
+        if score.score is not None and factor is None:
+            return run_tables.Scored(None, 1.0, score.unscaled, f"no RCP factor: {checked.how}")
+        return score
 
 
 def read_round_runs(source_dir: Path, data_dir: Path | None, round_name: str, problems: Collector) -> RoundRuns:
@@ -136,21 +149,30 @@ def _scored_columns(row: dict[str, str], key, found: RoundRuns, where, problems:
         problems.error(f"benchmark {row['benchmark']!r} has no runs_per_result in data/benchmarks.csv", *where)
         return {}
     scored = found.scored(row, key)
-    scaling = (f"scaling.json factor {factor_text} applied" if factor_text is not None
-               else "no scaling.json (factor 1.0)")
     if scored.score is None:
         return {"score_source": f"not computed: {scored.reason}"}
-    notes = [f"per-run minutes: {_run_minutes(runs)}", scaling]
+    checked = found.checked(row, key)
     if factor_text is not None:
+        scaling = f"scaling.json factor {factor_text} applied"
+        if checked.factor is None or abs(checked.factor - float(factor_text)) > 1e-9:  # the checker disagrees
+            scaling += f" (rcp_checker: {checked.factor if checked.factor is not None else checked.how})"
+    else:
+        factor_text = f"{checked.factor:.6f}" if checked.factor != 1.0 else "1.0"
+        scaling = f"no scaling.json: rcp_checker's factor {factor_text} applied, {checked.how}"
+    if checked.passed is False:
+        scaling += "; RCP check failed (faster convergence than the RCPs allow)"
+    notes = [f"per-run minutes: {_run_minutes(runs)}", scaling]
+    if factor_text != "1.0":
         notes.append(f"unscaled olympic mean {scored.unscaled:.4f} min")
     not_counted = [run.result_file for run in runs if run.minutes is None]
     if not_counted:
         notes.append(f"not counted (no run_stop, or a status other than success): {', '.join(not_counted)}")
     return {
         "score_minutes": f"{scored.score:.4f}",
-        "rcp_scaling_factor": factor_text if factor_text is not None else "1.0",
+        "rcp_scaling_factor": factor_text,
         "score_source": FROM_RUN_TABLE.format(table=found.table_of(key), scaling="scaling.json applied"
-                                              if factor_text is not None else "no scaling.json"),
+                                              if found.scaling.get(key) is not None else
+                                              "the RCP factor of mlperf-logging's rcp_checker applied"),
         "notes": "; ".join(notes + ([row["notes"]] if row.get("notes") else [])),
     }
 

@@ -35,6 +35,9 @@ SHAPES = ("circle", "square", "triangle-up", "diamond", "cross", "triangle-down"
           "triangle-right", "M0,-1L0.866,-0.5L0.866,0.5L0,1L-0.866,0.5L-0.866,-0.5Z", "triangle-left",
           "M-0.8,-1L0.8,-1L0.1,0L0.8,1L-0.8,1L-0.1,0Z",
           "M0,-1L0.951,-0.309L0.588,0.809L-0.588,0.809L-0.951,-0.309Z")
+# The order a chart deals colours in to series that would otherwise share one: the most distinct first.
+DEAL_ORDER = tuple(CHART_COLOURS[c] for c in ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
+                                              "#000000", "#F0E442"))
 _ACCELERATOR_COLUMNS = ("accelerator", "vendor", "family", "pattern", "colour")
 _VENDOR_COLUMNS = ("vendor", "colour")
 
@@ -68,7 +71,12 @@ class Hardware:
         return self.accelerators[accelerator].vendor
 
     def colours(self, accelerators) -> list[str]:
-        return [self.accelerators[a].colour for a in accelerators]
+        """The colours of a chart's accelerators, in order: each its family's unless a sibling drawn before it
+        has that colour already (see `distinct_colours`)."""
+        return distinct_colours([self.accelerators[a].colour for a in accelerators])
+
+    def vendor_colours(self, vendors) -> list[str]:
+        return distinct_colours([self.vendors[v] for v in vendors])
 
     def shapes(self, accelerators) -> list[str]:
         return [self.accelerators[a].shape for a in accelerators]
@@ -101,6 +109,18 @@ class Hardware:
             elif row["accelerator_vendor"] != accelerator.vendor:
                 problems.error(f"accelerator {row['accelerator']!r} is made by {accelerator.vendor!r} according to "
                                f"data/{self.accelerators_file}, not {row['accelerator_vendor']!r}", *where)
+
+
+def distinct_colours(preferred: list[str]) -> list[str]:
+    """Colours for a chart's series, in the order given: each keeps its preferred colour (its accelerator family's,
+    its vendor's) unless an earlier series of the chart claimed it; those get the palette's colours that no
+    series of the chart prefers, in DEAL_ORDER. So no two series of a chart share a colour while the palette
+    lasts (eight series); past that a series keeps its preferred colour and its shape tells it apart."""
+    colours: list[str | None] = []
+    for colour in preferred:
+        colours.append(None if colour in colours else colour)
+    spare = [c for c in DEAL_ORDER if c not in colours]
+    return [colour or (spare.pop(0) if spare else wanted) for colour, wanted in zip(colours, preferred)]
 
 
 def ink_on(colour: str) -> str:

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from site_builder import rcp
 from site_builder import runs as run_tables
 from site_builder.errors import Collector
 from tests.conftest import ROOT, SHARED_DATA
@@ -114,9 +115,12 @@ def test_the_second_reading_agrees_with_the_first():
     assert len(second) >= 0.05 * len(first)
     for again in second:
         read = first[again["submitter_dir"], again["system_id"], again["benchmark"], again["result_file"]]
-        for column in ("run_start_ms", "run_stop_ms", "run_stop_status", "samples_count_at_run_stop",
-                       "global_batch_size"):
+        for column in ("run_start_ms", "run_stop_ms", "run_stop_status", "samples_count_at_run_stop"):
             assert read[column] == again[column], (again["source"], column)
+        # A reader that went straight to run_start (past a long configuration dump) never saw the batch size: a
+        # value not seen is no disagreement, two values seen must be one.
+        if read["global_batch_size"] and again["global_batch_size"]:
+            assert read["global_batch_size"] == again["global_batch_size"], again["source"]
         assert read["source"] != again["source"]  # another reader
 
 
@@ -137,14 +141,30 @@ def test_every_score_computed_from_runs_is_the_olympic_mean_of_its_runs_times_it
             continue
         mean = run_tables.olympic_mean([run.minutes for run in runs[key]])
         if "data/rounds/v6.0/runs.csv" in row["score_source"]:
-            assert row["score_minutes"] == f"{mean * factors.get(key, 1.0):.4f}", key
-            assert row["rcp_scaling_factor"] == (str(factors[key]) if key in factors else "1.0"), key
+            # the result's scaling.json, or where it has none the RCP checker's factor, as the submission applies it
+            factor = factors[key] if key in factors else rcp.normalization(row["benchmark"], "v6.0", runs[key]).factor
+            assert row["score_minutes"] == f"{mean * factor:.4f}", key
+            assert row["rcp_scaling_factor"] == (str(factors[key]) if key in factors else
+                                                 "1.0" if factor == 1.0 else f"{factor:.6f}"), key
         else:
             assert float(row["score_minutes"]) == pytest.approx(mean * float(row["rcp_scaling_factor"]), abs=1e-4), key
         assert row["run_minutes"].count(";") == int(row["number_of_runs"]) - 1
         checked += 1
     ours = sum(1 for row in _rows(V60 / "results.csv") if "data/rounds/v6.0/runs.csv" in row["score_source"])
     assert ours >= 31 and checked >= (72 if SHARED_DATA.is_dir() else ours)  # the source's runs: beside the checkout
+
+
+def test_the_rcp_checkers_factor_is_the_one_each_scaling_json_read_holds():
+    """A result folder's scaling.json is the factor the submission checker wrote: computed here from the runs'
+    batch size and samples at run_stop, it comes out the same, so a folder without one is scaled as it would be."""
+    runs = _runs_of(V60 / "runs.csv", run_tables.PROJECT_RUN_COLUMNS)
+    factors = run_tables.read_scaling(V60 / "scaling.csv", Collector())
+    checked = 0
+    for key, written in factors.items():
+        if key in runs and all(run.converged for run in runs[key]):
+            assert rcp.normalization(key[2], "v6.0", runs[key]).factor == pytest.approx(float(written), abs=1e-9), key
+            checked += 1
+    assert checked >= 3
 
 
 def test_a_result_whose_logs_were_partly_read_keeps_no_score():

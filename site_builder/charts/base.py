@@ -154,9 +154,9 @@ def minutes_axis(lang: Language, values: pd.Series, title: str | None = None, fi
                                  labelOverlap="greedy"))
 
 
-def accelerators_axis(values: pd.Series, title: str) -> alt.X:
+def accelerators_axis(values: pd.Series, title: str, padding: int = SCALE_PADDING) -> alt.X:
     return alt.X("total_accelerators:Q", title=title,
-                 scale=alt.Scale(type="log", base=2, nice=False, padding=SCALE_PADDING),
+                 scale=alt.Scale(type="log", base=2, nice=False, padding=padding),
                  axis=alt.Axis(values=tick_values(values), format=",d", labelAngle=0, labelOverlap="greedy"))
 
 
@@ -164,7 +164,7 @@ def vendor_color(inputs: ChartInputs, lang: Language, vendors) -> alt.Color:
     """Vendor colours from data/vendors.csv, for the vendors drawn only (no legend entry without a mark)."""
     domain = inputs.hardware.vendors_in_order(vendors)
     return alt.Color("accelerator_vendor:N", title=lang.gettext("Accelerator vendor"),
-                     scale=alt.Scale(domain=domain, range=[inputs.hardware.vendors[v] for v in domain]),
+                     scale=alt.Scale(domain=domain, range=inputs.hardware.vendor_colours(domain)),
                      legend=alt.Legend(orient="bottom"))
 
 

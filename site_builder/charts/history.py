@@ -11,7 +11,7 @@ from site_builder import history
 from site_builder.charts.base import ChartDraft, ChartFactory, ChartInputs, Column, NoData, minutes_axis, \
     narrow_variant, short_minutes, who
 from site_builder.charts.lazy_altair import alt
-from site_builder.hardware import CHART_COLOURS
+from site_builder.hardware import CHART_COLOURS, distinct_colours
 from site_builder.i18n import Language
 from site_builder.labels import availability_mark
 
@@ -106,16 +106,16 @@ def family_history(family: tuple[str, ...]) -> ChartFactory:
         y.scale = alt.Scale(type="log", nice=False, padding=12, domain=[low / 1.3, high * 2.5])
         series = [s for s in (any_scale, fixed) if s in set(rows["series"])]
         members = [b for b in family if b in set(rows["benchmark"])]
-        # One legend entry, colour and shape per benchmark and series, so that no two kinds of point differ by
-        # colour alone; the series keeps its colour across the benchmarks of the family.
+        # One legend entry, colour and shape per benchmark and series: no two series share a colour (the first
+        # benchmark's series keep the series' colours, a successor's get the palette's next ones).
         keys = [(b, s) for b in members for s in series if ((rows["benchmark"] == b) & (rows["series"] == s)).any()]
         label = {key: key[1] if len(members) == 1 else f"{names[key[0]]} · {key[1]}" for key in keys}
         rows["key"] = [label[(b, s)] for b, s in zip(rows["benchmark"], rows["series"])]
         palette = {any_scale: CHART_COLOURS["#0072B2"], fixed: CHART_COLOURS["#D55E00"]}
         legend = alt.Legend(orient="bottom", columns=1)
         domain = [label[key] for key in keys]
-        colour = alt.Color("key:N", title=None, legend=legend, scale=alt.Scale(
-            domain=domain, range=[palette[s] for _b, s in keys]))
+        colours = alt.Scale(domain=domain, range=distinct_colours([palette[s] for _b, s in keys]))
+        colour = alt.Color("key:N", title=None, legend=legend, scale=colours)
         shape = alt.Shape("key:N", title=None, legend=legend, scale=alt.Scale(
             domain=domain, range=list(SERIES_SHAPES[:len(keys)])))
         tooltip = [alt.Tooltip("benchmark_name:N", title=_("Benchmark")), alt.Tooltip("round:N", title=_("Round")),
@@ -133,9 +133,9 @@ def family_history(family: tuple[str, ...]) -> ChartFactory:
         # on the same curve.
         # The points carry the legend (colour and shape merged); the lines' colour has none of its own.
         lines = base.mark_line(strokeWidth=1.5).encode(x=x, y=y, color=alt.Color(
-            "key:N", legend=None, scale=alt.Scale(domain=domain, range=[palette[s] for _b, s in keys])), detail="line:N")
+            "key:N", legend=None, scale=colours), detail="line:N")
         # a hollow point keeps its outline in its series' colour
-        outline = alt.Stroke("key:N", legend=None, scale=alt.Scale(domain=domain, range=[palette[s] for _b, s in keys]))
+        outline = alt.Stroke("key:N", legend=None, scale=colours)
         points = base.mark_point(filled=True, size=80, strokeWidth=1.5).encode(
             x=x, y=y, color=colour, shape=shape, tooltip=tooltip, stroke=outline,
             fillOpacity=alt.condition("datum.incomplete", alt.value(0), alt.value(1)))

@@ -141,23 +141,27 @@ def gpu_minutes(inputs: ChartInputs, lang: Language) -> ChartDraft:
     entries = metrics.gpu_minutes(inputs.current)
     if entries.empty:
         raise NoData(f"no result of {inputs.round} has a score")
-    order = [b for b in inputs.round_benchmarks() if b in set(entries["benchmark"])]
+    order = [b for b in inputs.round_benchmarks() if b in set(entries.loc[entries["gpu_minutes"] > 0, "benchmark"])]
     entries["benchmark_name"] = [inputs.benchmark_name(b) for b in entries["benchmark"]]
     rows = entries[["benchmark", "benchmark_name", "submitter", "system_id", "system", "accelerator",
                     "accelerator_vendor", "total_accelerators", "score_minutes", "gpu_minutes",
                     "score_source"]].reset_index(drop=True)
     label = _("Accelerator-minutes (time to train × accelerators, log scale)")
     narrow = narrow_variant({label: _("Accelerator-minutes (log)")})
-    chart = alt.Chart(rows).mark_point(filled=True, size=70).encode(
+    # A CPU-only system (early rounds) spends no accelerator-minutes: a zero has no place on the log axis, so its
+    # result stays in the table and the CSV, and the chart says it is not drawn.
+    on_axis = rows["gpu_minutes"] > 0
+    chart = alt.Chart(rows).transform_filter("datum.gpu_minutes > 0").mark_point(filled=True, size=70).encode(
         x=alt.X("gpu_minutes:Q", title=label, scale=alt.Scale(type="log", nice=False, padding=12),
                 axis=alt.Axis(format="~s", labelOverlap="greedy")),
         y=alt.Y("benchmark_name:N", title=None, sort=[inputs.benchmark_name(b) for b in order]),
         tooltip=result_tooltip(lang, [alt.Tooltip("gpu_minutes:Q", title=_("Accelerator-minutes"), format=",.0f")]),
-        **accelerator_encodings(inputs, lang, rows["accelerator"]),
+        **accelerator_encodings(inputs, lang, rows.loc[on_axis, "accelerator"]),
     ).properties(width="container", height=max(160, 40 * len(order)))
-    summary = [_("Accelerator-minutes of %(count)s scored results.") % {"count": lang.number(len(rows))}]
+    drawn = rows[on_axis]
+    summary = [_("Accelerator-minutes of %(count)s scored results.") % {"count": lang.number(len(drawn))}]
     for benchmark in order:
-        group = rows[rows["benchmark"] == benchmark]
+        group = drawn[drawn["benchmark"] == benchmark]
         if len(group) > 1:
             low, high = group.iloc[0], group.iloc[-1]
             summary.append(_("%(benchmark)s: from %(low)s (%(low_who)s) to %(high)s (%(high_who)s).") % {
@@ -165,6 +169,9 @@ def gpu_minutes(inputs: ChartInputs, lang: Language) -> ChartDraft:
                 "low_who": who(lang, low), "high": lang.number(round(high["gpu_minutes"])),
                 "high_who": who(lang, high)})
     description = _("Time to train multiplied by accelerators: big clusters finish sooner but use more chip time.")
+    if not on_axis.all():
+        description += " " + _("Results of systems without accelerators (CPU only): %(count)s, not drawn on the "
+                               "accelerator axis; the table lists them.") % {"count": lang.number(int((~on_axis).sum()))}
     columns = [Column("benchmark_name", _("Benchmark")),
                *result_columns(lang, Column("gpu_minutes", _("Accelerator-minutes"), "int"))]
     unscored = int(inputs.current["score_minutes"].isna().sum())

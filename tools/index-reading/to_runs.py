@@ -107,12 +107,14 @@ def rows_of(args, names):
             start, stop, status = record.get("run_start_ms"), record.get("run_stop_ms"), record.get("status")
             minutes = (f"{(stop - start) / 60 / 1000:.4f}" if start is not None and stop is not None
                        and status == "success" else "")
-            # DLRM-DCNv2 logs count epochs, not samples: as in the source's runs_extracted.csv, the epoch goes here.
+            # A log whose run_stop gives an epoch (DLRM-DCNv2) counts convergence in epochs, not samples: as in the
+            # source's runs_extracted.csv, and as rcp_checker reads it, the epoch goes here.
             samples = record.get("samples_count")
-            if samples is None and record.get("epoch_num") is not None:
-                samples = record["epoch_num"]
             notes = []
-            if record.get("samples_from") not in (None, "", "run_stop") and record.get("samples_count") is not None:
+            if record.get("epoch_num") is not None:
+                samples = record["epoch_num"]
+                notes.append("epoch_num at run_stop")
+            elif record.get("samples_from") not in (None, "", "run_stop") and samples is not None:
                 notes.append(f"samples_count from the {record['samples_from']} line")
             if record.get("run_start_all_ms"):
                 notes.append(f"{len(record['run_start_all_ms'])} run_start lines")
