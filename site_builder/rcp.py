@@ -45,7 +45,11 @@ def normalization(benchmark: str, round_name: str, runs) -> Normalization:
     except ImportError:
         raise SiteError(Problem("scoring results from their runs needs MLCommons' mlperf-logging (its RCPs), which "
                                 "is not installed", hint=f"install it with: {INSTALL_HINT}")) from None
-    sizes = {float(run.global_batch_size) for run in runs if run.global_batch_size}
+    try:  # the run tables keep these as written: a value that is no number gets no factor, and says so
+        sizes = {float(run.global_batch_size) for run in runs if run.global_batch_size}
+        samples = [float(run.samples) if run.converged and run.samples else None for run in runs]
+    except ValueError:
+        return Normalization(None, "a run's global_batch_size or samples at run_stop is not a number")
     if not sizes:
         return Normalization(None, "no run's global_batch_size was read")
     if len(sizes) > 1:
@@ -54,7 +58,7 @@ def normalization(benchmark: str, round_name: str, runs) -> Normalization:
     if any(run.converged and not run.samples for run in runs):
         return Normalization(None, "a converged run's samples at run_stop were not read")
     # The checker rounds an epoch count to 3 decimals; a sample count is a whole number, which that leaves as it is.
-    epochs = [round(float(run.samples), 3) if run.converged else NEVER for run in runs]
+    epochs = [round(value, 3) if run.converged else NEVER for run, value in zip(runs, samples)]
     if sum(1 for e in epochs if e == NEVER) > 1:
         return Normalization(None, "more than one run did not converge")
     previous = logging.root.manager.disable
