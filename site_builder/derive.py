@@ -109,10 +109,11 @@ class RoundRuns:
         whole = len(runs) == int(row.get("number_of_runs") or 0)
         return rcp.normalization(row["benchmark"], self.round_name, runs) if whole else None
 
-    def scored(self, row: dict[str, str], key) -> "run_tables.Scored":
-        """As the submission does: its scaling.json factor, or (where the folder has none) the RCP checker's."""
+    def scored(self, row: dict[str, str], key, checked: "rcp.Normalization | None" = None) -> "run_tables.Scored":
+        """As the submission does: its scaling.json factor, or (where the folder has none) the RCP checker's
+        (`checked`, when the caller has it already)."""
         written = self.scaling.get(key)
-        checked = None if written else self.checked(row, key)
+        checked = None if written else checked or self.checked(row, key)
         factor = float(written) if written else checked.factor if checked is not None else 1.0
         score = run_tables.score_runs(self.runs[key], self.runs_required[row["benchmark"]],
                                       int(row.get("number_of_runs") or 0), factor if factor is not None else 1.0)
@@ -148,10 +149,10 @@ def _scored_columns(row: dict[str, str], key, found: RoundRuns, where, problems:
     if row["benchmark"] not in found.runs_required:
         problems.error(f"benchmark {row['benchmark']!r} has no runs_per_result in data/benchmarks.csv", *where)
         return {}
-    scored = found.scored(row, key)
+    checked = found.checked(row, key)  # compared with scaling.json where the folder has one
+    scored = found.scored(row, key, checked)
     if scored.score is None:
         return {"score_source": f"not computed: {scored.reason}"}
-    checked = found.checked(row, key)
     if factor_text is not None:
         scaling = f"scaling.json factor {factor_text} applied"
         if checked.factor is None or abs(checked.factor - float(factor_text)) > 1e-9:  # the checker disagrees

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from site_builder import parallel
+from site_builder import parallel, rcp
 from site_builder.derive import COLUMNS, HOSTING
 from site_builder import runs as run_tables
 from site_builder.runs import PROJECT_RUN_COLUMNS
@@ -113,11 +113,7 @@ def _tools():
 def _ruleset(round_name: str, ruleset: str | None, tools) -> str:
     """The rules version of a round: "vX.Y" -> "X.Y.0", unless given explicitly."""
     if ruleset is None:
-        match = re.fullmatch(r"v?(\d+)\.(\d+)(?:\.(\d+))?", round_name)
-        if match is None:
-            raise SiteError(Problem(f"cannot tell the rules version from round {round_name!r}",
-                                    hint="pass the mlperf-logging rules version as --ruleset X.Y.Z"))
-        ruleset = f"{match[1]}.{match[2]}.{match[3] or 0}"
+        ruleset = rcp.rules_version(round_name)
     try:
         tools["allowed"](USAGE, ruleset)
     except ValueError:

@@ -34,7 +34,8 @@ def rules_version(round_name: str) -> str:
     """mlperf-logging's rules version of a round: "vX.Y" -> "X.Y.0"."""
     match = re.fullmatch(r"v?(\d+)\.(\d+)(?:\.(\d+))?", round_name)
     if match is None:
-        raise SiteError(Problem(f"cannot tell the rules version from round {round_name!r}"))
+        raise SiteError(Problem(f"cannot tell the rules version from round {round_name!r}",
+                                hint="pass the mlperf-logging rules version as --ruleset X.Y.Z"))
     return f"{match[1]}.{match[2]}.{match[3] or 0}"
 
 

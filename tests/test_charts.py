@@ -190,7 +190,7 @@ def test_efficiency_labels_sit_clear_of_points_lines_and_one_another():
     for widths in ((480,), (480, 1000), (220,)):
         placed = place_labels(labelled, rows, widths)
         for width in widths:
-            plot = _Plot(rows["total_accelerators"], pd.concat([rows["score_minutes"], rows["ideal_minutes"]]), width)
+            plot = _Plot(rows, width)
             boxes = [plot.label_box(labelled.loc[i], labelled.loc[i, "efficiency_label"], PLACEMENTS[name])
                      for i, name in placed.items()]
             for n, box in enumerate(boxes):

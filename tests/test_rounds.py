@@ -23,13 +23,22 @@ def test_round_without_file_is_named_by_its_folder(tmp_path):
     assert info.label == "v1.0" and result_folder_url(info, "Acme", "s", "b") is None
 
 
-def test_bad_round_file_reports_every_problem_with_lines(tmp_path):
-    folder = tmp_path / "rounds" / "v1.0"
-    folder.mkdir(parents=True)
-    (folder / "round.toml").write_text('label = 3\ncolour = "red"\nresults_repository = "ftp://x"\n')
+def _round_file(root: Path, text: str) -> None:
+    folder = root / "rounds" / "v1.0"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "round.toml").write_text(text)
+
+
+def _refusal(root: Path, text: str) -> str:
+    """What loading a v1.0 round.toml of `text` reports."""
+    _round_file(root, text)
     with pytest.raises(SiteError) as error:
-        load_round_info(tmp_path, "v1.0", tmp_path)
-    text = str(error.value)
+        load_round_info(root, "v1.0", root)
+    return str(error.value)
+
+
+def test_bad_round_file_reports_every_problem_with_lines(tmp_path):
+    text = _refusal(tmp_path, 'label = 3\ncolour = "red"\nresults_repository = "ftp://x"\n')
     assert "rounds/v1.0/round.toml:1: error: 'label'" in text
     assert "round.toml:2: error: unknown key 'colour'" in text
     assert "round.toml:3: error: 'results_repository' must be an absolute" in text
@@ -83,16 +92,10 @@ def test_a_bad_round_file_is_left_to_the_round_loader_by_the_data_loader(tmp_pat
 
 
 def test_the_checker_a_round_was_reviewed_with_is_read_and_bad_tables_located(tmp_path):
-    folder = tmp_path / "rounds" / "v1.0"
-    folder.mkdir(parents=True)
-    (folder / "round.toml").write_text('[checker]\nrelease = "logging 1.0.0"\nwarnings = ["Required X"]\n'
-                                       'note = "X was optional then"\n')
+    _round_file(tmp_path, '[checker]\nrelease = "logging 1.0.0"\nwarnings = ["Required X"]\nnote = "X was optional then"\n')
     checker = load_round_info(tmp_path, "v1.0").checker
     assert (checker.release, checker.warnings, checker.note) == ("logging 1.0.0", ("Required X",), "X was optional then")
-    (folder / "round.toml").write_text('[checker]\nrelease = "logging 1.0.0"\nwarnings = []\nsince = "2.0"\n')
-    with pytest.raises(SiteError) as error:
-        load_round_info(tmp_path, "v1.0", tmp_path)
-    text = str(error.value)
+    text = _refusal(tmp_path, '[checker]\nrelease = "logging 1.0.0"\nwarnings = []\nsince = "2.0"\n')
     assert "round.toml:4: error: unknown key 'since' in [checker]" in text
     assert "round.toml:3: error: [checker] needs 'warnings' as a list of texts" in text
     assert "round.toml:1: error: [checker] needs 'note' as text" in text

@@ -57,7 +57,7 @@ from site_builder.charts.scaling import scaling_chart_id
 from site_builder.data import Dataset
 from site_builder.display_names import DisplayNames, load_display_names
 from site_builder.errors import Collector, Problem, SiteError
-from site_builder.hardware import CHART_COLOURS, SHAPES, Hardware
+from site_builder.hardware import DEAL_ORDER, SHAPES, Hardware
 from site_builder.i18n import ISOLATE, POP, Language
 from site_builder.rounds import RoundInfo
 
@@ -233,8 +233,7 @@ def _spec_validator(ref: str):
 
 # The colours for categories a chart gives no colours of its own (`hardware.CHART_COLOURS`: 3:1 on the light
 # and the dark background alike), the most distinct first.
-CATEGORY_COLOURS = tuple(CHART_COLOURS[c] for c in ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00",
-                                                     "#56B4E9", "#000000"))
+CATEGORY_COLOURS = DEAL_ORDER[:7]  # the olive last of the eight only where a chart deals eight series
 _COLOUR_CHANNELS = ("color", "fill", "stroke")
 
 

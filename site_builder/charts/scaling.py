@@ -26,7 +26,7 @@ from site_builder.charts.base import (
     short_minutes,
 )
 from site_builder.charts.lazy_altair import alt
-from site_builder.hardware import SHAPES, distinct_colours
+from site_builder.hardware import SHAPES
 from site_builder.i18n import Language
 
 
@@ -54,8 +54,7 @@ def scaling(benchmark: str) -> ChartFactory:
         legend = alt.Legend(orient="bottom", columns=2, titleLimit=400)
         title = _("Submitter · accelerator")
         colour = alt.Color("series:N", title=title, legend=legend, scale=alt.Scale(
-            domain=series_names, range=distinct_colours([inputs.hardware.accelerators[accelerator_of[s]].colour
-                                                for s in series_names])))
+            domain=series_names, range=inputs.hardware.colours(accelerator_of[s] for s in series_names)))
         shape = alt.Shape("series:N", title=title, legend=legend, scale=alt.Scale(
             domain=series_names, range=[SHAPES[i % len(SHAPES)] for i in range(len(series_names))]))
         # Written here in the reader's language: a series' first point has no previous one (Vega would say "null").
@@ -146,14 +145,13 @@ def place_labels(labelled: pd.DataFrame, rows: pd.DataFrame, widths: tuple[float
     """index -> placement for the labels that find a clear place at every plot width, the fastest result's first;
     with `placed`, each label is tried at its given place only. The obstacles are every point, every line of a
     series (measured and ideal) and the labels already placed; a label also stays inside the plot."""
-    y_values = pd.concat([rows["score_minutes"], rows["ideal_minutes"]])
-    plots = [_Plot(rows["total_accelerators"], y_values, width) for width in widths]
+    plots = [_Plot(rows, width) for width in widths]
     chosen: dict = {}
     boxes: list[list[tuple]] = [[] for _ in plots]
     for index, row in labelled.sort_values(["score_minutes", "series"]).iterrows():
         for name in ([placed[index]] if placed else PLACEMENTS):
             found = [plot.label_box(row, row["efficiency_label"], PLACEMENTS[name]) for plot in plots]
-            if all(plot.clear(box, rows, taken) for plot, box, taken in zip(plots, found, boxes)):
+            if all(plot.clear(box, taken) for plot, box, taken in zip(plots, found, boxes)):
                 chosen[index] = name
                 for taken, box in zip(boxes, found):
                     taken.append(box)
@@ -164,10 +162,19 @@ def place_labels(labelled: pd.DataFrame, rows: pd.DataFrame, widths: tuple[float
 class _Plot:
     """Where a row's marks fall on a log-log plot of one width (in px, y down), Vega's scale padding included."""
 
-    def __init__(self, x_values: pd.Series, y_values: pd.Series, width: float):
+    def __init__(self, rows: pd.DataFrame, width: float):
+        x_values, y_values = rows["total_accelerators"], pd.concat([rows["score_minutes"], rows["ideal_minutes"]])
         self.width, self.height = width, CHART_HEIGHT
         self.x_low, self.x_span = math.log10(x_values.min()), math.log10(x_values.max() / x_values.min())
         self.y_high, self.y_span = math.log10(y_values.max()), math.log10(y_values.max() / y_values.min())
+        # the obstacles: every point's box, and every segment of each series' measured and ideal lines
+        self.points = [(x - POINT_HALF_PX, y - POINT_HALF_PX, x + POINT_HALF_PX, y + POINT_HALF_PX)
+                       for x, y in (self.at(a, m) for a, m in zip(x_values, rows["score_minutes"]))]
+        self.segments = []
+        for _series, group in rows.sort_values("total_accelerators").groupby("series", sort=True):
+            for field in ("score_minutes", "ideal_minutes"):
+                line = [self.at(a, m) for a, m in zip(group["total_accelerators"], group[field])]
+                self.segments += list(zip(line, line[1:]))
 
     def at(self, accelerators: float, minutes: float) -> tuple[float, float]:
         x = X_PADDING + (math.log10(accelerators) - self.x_low) / self.x_span * (self.width - 2 * X_PADDING) \
@@ -184,22 +191,11 @@ class _Plot:
         top = y + dy - LABEL_HEIGHT_PX if baseline == "bottom" else y + dy
         return left, top, left + width, top + LABEL_HEIGHT_PX
 
-    def clear(self, box: tuple, rows: pd.DataFrame, taken: list[tuple]) -> bool:
+    def clear(self, box: tuple, taken: list[tuple]) -> bool:
         left, top, right, bottom = box
-        if left < 0 or top < 0 or right > self.width or bottom > self.height:
-            return False
-        if any(_overlap(box, other) for other in taken):
-            return False
-        marks = [self.at(a, m) for a, m in zip(rows["total_accelerators"], rows["score_minutes"])]
-        if any(_overlap(box, (x - POINT_HALF_PX, y - POINT_HALF_PX, x + POINT_HALF_PX, y + POINT_HALF_PX))
-               for x, y in marks):
-            return False
-        for _series, group in rows.sort_values("total_accelerators").groupby("series", sort=True):
-            for field in ("score_minutes", "ideal_minutes"):
-                line = [self.at(a, m) for a, m in zip(group["total_accelerators"], group[field])]
-                if any(_crosses(box, a, b) for a, b in zip(line, line[1:])):
-                    return False
-        return True
+        return (left >= 0 and top >= 0 and right <= self.width and bottom <= self.height
+                and not any(_overlap(box, other) for other in (*taken, *self.points))
+                and not any(_crosses(box, a, b) for a, b in self.segments))
 
 
 def _overlap(a: tuple, b: tuple) -> bool:
